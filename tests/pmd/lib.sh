@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Helpers for the PMD suites: drive an unmodified dpdk-testpmd.
+# Sourced by tests/pmd/*.sh; $PMD_SO is the librte_net_hwcsum.so to load.
+
+TESTPMD=${TESTPMD:-dpdk-testpmd}
+FAILS=0
+
+# A file prefix per run: meson runs tests in parallel and EAL's runtime
+# directory would otherwise collide.
+EAL_COMMON="--no-huge -m 256 --no-pci -l 0-1 --file-prefix hwcsum-test-$$"
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+pass() { echo "ok: $*"; }
+
+# testpmd_session <eal args> <app args>; testpmd commands on stdin.
+# Output in $OUT, exit status in $RC.
+testpmd_session() {
+	local eal=$1 app=$2
+	OUT=$(timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" $eal -- \
+		-i --total-num-mbufs=4096 $app 2>&1)
+	RC=$?
+}
+
+# Print "rx tx" from the accumulated forward statistics block of a port.
+fwd_stats() {
+	echo "$OUT" | awk -v port="$1" '
+		/Forward statistics for port/ { inblk = ($(NF-1) == port) }
+		inblk && /RX-packets:/ { rx = $2 }
+		inblk && /TX-packets:/ { tx = $2; print rx, tx; exit }'
+}
+
+# Commands that run one short forwarding burst: every port transmits
+# $1 bursts of 32 packets (txonly engine), then all ports only receive.
+burst_commands() {
+	echo "set fwd rxonly"
+	echo "start tx_first $1"
+	sleep "${2:-2}"
+	echo "stop"
+	echo "show port stats all"
+	echo "quit"
+}
+
+finish() {
+	if [ "$FAILS" -ne 0 ]; then
+		echo "--- last testpmd output ---"
+		echo "$OUT" | tail -60
+		echo "$FAILS check(s) failed"
+		exit 1
+	fi
+	echo "all checks passed"
+	exit 0
+}
