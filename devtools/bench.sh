@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Run every benchmark hwcsum-bench knows, writing tables to stdout and
+# JSON + PNG plots to <build>/bench/. Each benchmark measures against a
+# named peer in the same run and prints the ratio; none is pass/fail.
+#
+#   devtools/bench.sh [build dir]
+set -euo pipefail
+
+BUILD=${1:-build}
+BENCH="$BUILD/app/hwcsum-bench/hwcsum-bench"
+OUTDIR="$BUILD/bench"
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$OUTDIR"
+
+mapfile -t NAMES < <("$BENCH" --help | awk '/^benchmarks:/ { on = 1; next } on && NF { print $1 }')
+[ "${#NAMES[@]}" -gt 0 ] || { echo "bench: no benchmark registered in $BENCH" >&2; exit 1; }
+
+for name in "${NAMES[@]}"; do
+	echo "== hwcsum-bench $name"
+	"$BENCH" "$name" --json "$OUTDIR/$name.json"
+	plot="$HERE/app/hwcsum-bench/plot_$name.py"
+	if [ -f "$plot" ]; then
+		/usr/bin/python3 "$plot" "$OUTDIR/$name.json" "$OUTDIR/$name.png"
+		echo "plot: $OUTDIR/$name.png"
+	fi
+done
