@@ -11,9 +11,8 @@ set -euo pipefail
 BUILD=${1:-build}
 PMD_SO="$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so"
 [ -f "$PMD_SO" ] || { echo "demo: $PMD_SO not built: run make build" >&2; exit 1; }
-# EAL refuses plugins from world-writable directories: use an absolute path
-# inside the repository.
-PMD_SO=$(realpath "$PMD_SO")
+# EAL refuses plugins from world-writable directories.
+PMD_SO=$("$(dirname "$0")/plugin-path.sh" "$PMD_SO")
 
 EAL="--no-huge -m 256 --no-pci -l 0-1 --file-prefix hwcsum-demo -d $PMD_SO"
 VDEVS="--vdev net_ring0 --vdev net_ring1"

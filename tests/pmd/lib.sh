@@ -3,6 +3,8 @@
 # Sourced by tests/pmd/*.sh; $PMD_SO is the librte_net_hwcsum.so to load.
 
 TESTPMD=${TESTPMD:-dpdk-testpmd}
+PMD_SO=$("$(dirname "${BASH_SOURCE[0]}")/../../devtools/plugin-path.sh" "$PMD_SO") ||
+	{ echo "FAIL: cannot stage the PMD for EAL"; exit 1; }
 FAILS=0
 
 # A file prefix per run: meson runs tests in parallel and EAL's runtime
