@@ -9,8 +9,11 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 MESON_TEST  = meson test -C $(BUILD) --print-errorlogs --num-processes 2
+# UBSan only prints by default; a report must fail the test.
+ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2
 
-.PHONY: all setup build demo test check asan bench kernel clean
+.PHONY: all setup build demo test check asan asan-build bench clean
 
 all: build
 
@@ -26,10 +29,13 @@ build: setup $(BUILD)/build.ninja
 demo: build
 	devtools/demo.sh $(BUILD)
 
-test: build
-	@rm -f $(BUILD)/meson-logs/testlog.json
-	-$(MESON_TEST) --timeout-multiplier 1
-	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
+# Every suite on the normal build, then the non-QEMU suites again under
+# ASan + UBSan: leaks and undefined behaviour fail `make test` too.
+test: build asan-build
+	@rm -f $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
+	-$(MESON_TEST)
+	-$(ASAN_TEST)
+	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json asan:$(ASAN_BUILD)/meson-logs/testlog.json
 
 check: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
@@ -39,10 +45,12 @@ check: build
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false -Dkernel_tests=false
 
-asan: setup $(ASAN_BUILD)/build.ninja
+asan-build: setup $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
+
+asan: asan-build
 	@rm -f $(ASAN_BUILD)/meson-logs/testlog.json
-	-meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2
+	-$(ASAN_TEST)
 	@devtools/test-summary.py $(ASAN_BUILD)/meson-logs/testlog.json
 
 bench: build

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Print the totals of a meson test run as its last line: "N passed, N failed".
+"""Print the totals of meson test runs as the last line: "N passed, N failed".
+
+usage: test-summary.py [label:]testlog.json ...
+A label prefixes the test names of that run (e.g. asan:build-asan/...).
 
 CI reads only that line. A skipped test counts as failed: a suite that
 cannot run here is a defect to fix, not something to hide. Exits non-zero
@@ -11,8 +14,10 @@ import sys
 
 PASS = {"OK", "EXPECTEDFAIL"}
 
-def main(path):
-    passed, failed = 0, []
+def read_log(arg, failed):
+    label, _, path = arg.rpartition(":")
+    prefix = f"{label}/" if label else ""
+    passed = 0
     try:
         with open(path) as f:
             for line in f:
@@ -20,9 +25,16 @@ def main(path):
                 if t["result"] in PASS:
                     passed += 1
                 else:
-                    failed.append(f'{t["name"]}: {t["result"]}')
+                    failed.append(f'{prefix}{t["name"]}: {t["result"]}')
     except FileNotFoundError:
         failed.append(f"no test log at {path}: the test run did not start")
+    return passed
+
+
+def main(args):
+    passed, failed = 0, []
+    for arg in args:
+        passed += read_log(arg, failed)
     for f in failed:
         print(f"  not passed: {f}")
     if passed == 0 and not failed:
@@ -31,4 +43,4 @@ def main(path):
     return 1 if failed else 0
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1:]))
