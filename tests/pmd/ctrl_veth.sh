@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Control ops through hwcsum reach the device underneath: MTU, MAC and
+# promiscuous mode set on a hwcsum port (stacked on net_af_packet over a
+# veth end) are read back from the kernel after testpmd has exited, so the
+# check does not depend on what hwcsum itself reports.
+PMD_SO=$1
+if [ -z "$HWCSUM_IN_NETNS" ]; then
+	HWCSUM_IN_NETNS=1 exec unshare -n "$0" "$@"
+fi
+. "$(dirname "$0")/lib.sh"
+
+set -e
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+ip link add veth0 type veth peer name veth1
+ip link set veth0 up
+ip link set veth1 up
+set +e
+
+VDEVS="--vdev net_af_packet0,iface=veth0 --vdev net_hwcsum0,sub=net_af_packet0"
+
+kernel_mtu() { ip -o link show veth0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p'; }
+kernel_mac() { ip -o link show veth0 | sed -n 's/.*link\/ether \([0-9a-f:]*\) .*/\1/p'; }
+kernel_promisc() { ip -o link show veth0 | grep -q '[<,]PROMISC[,>]' && echo on || echo off; }
+
+session() {
+	local mtu=$1 mac=$2 promisc=$3
+	testpmd_session "$VDEVS" "--nb-ports=1" < <(
+		echo "port config mtu 1 $mtu"
+		echo "mac_addr set 1 $mac"
+		echo "set promisc 1 $promisc"
+		echo "show port info 1"
+		echo "quit")
+	[ "$RC" -eq 0 ] || fail "testpmd exited $RC"
+	[ "$(kernel_mtu)" = "$mtu" ] && pass "MTU $mtu reached veth0" ||
+		fail "veth0 MTU is '$(kernel_mtu)', expected $mtu"
+	[ "$(kernel_mac)" = "$mac" ] && pass "MAC $mac reached veth0" ||
+		fail "veth0 MAC is '$(kernel_mac)', expected $mac"
+	echo "$OUT" | grep -q "MAC address: ${mac^^}" && pass "testpmd shows $mac" ||
+		fail "testpmd does not show MAC $mac"
+}
+
+session 1400 02:11:22:33:44:55 off
+[ "$(kernel_promisc)" = off ] && pass "promiscuous off reached veth0" ||
+	fail "veth0 is still promiscuous"
+session 1280 02:66:77:88:99:aa on
+[ "$(kernel_promisc)" = on ] && pass "promiscuous on reached veth0" ||
+	fail "veth0 is not promiscuous"
+finish
