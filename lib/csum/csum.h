@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef HWCSUM_CSUM_H
+#define HWCSUM_CSUM_H
+
+/**
+ * @file
+ * Internet checksum (RFC 1071) core: no DPDK dependency.
+ *
+ * Conventions (the same as Linux's __wsum/__sum16 and DPDK's rte_raw_cksum):
+ *
+ * - A *partial sum* is a uint32_t ones' complement accumulator of 16-bit
+ *   words read in host order from memory ("memory order"). It is unfolded:
+ *   many 32-bit values stand for the same 16-bit sum. Add partial sums with
+ *   csum_add(), never with '+'.
+ * - A *folded sum* (uint16_t) is a partial sum reduced to 16 bits, not
+ *   complemented. A *checksum* is the complement of a folded sum.
+ * - Both are in memory order: storing one with memcpy() or a uint16_t store
+ *   writes the right bytes into a packet, on any host byte order. So do not
+ *   apply htons()/ntohs() to them; do convert header fields that you
+ *   compute (lengths, protocol numbers) to network order before summing.
+ * - A region that starts at an odd offset from the start of the region it is
+ *   part of must be combined with csum_block_add(), which rotates it.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Partial sum of len bytes at buf (any length, any alignment) added to sum. */
+uint32_t csum_partial(const void *buf, size_t len, uint32_t sum);
+
+/** Ones' complement addition of two partial sums. */
+static inline uint32_t
+csum_add(uint32_t a, uint32_t b)
+{
+	uint32_t r = a + b;
+
+	return r + (r < a);
+}
+
+/** Ones' complement subtraction: the sum that, added to b, gives a. */
+static inline uint32_t
+csum_sub(uint32_t a, uint32_t b)
+{
+	return csum_add(a, ~b);
+}
+
+/** Fold a partial sum to 16 bits, not complemented (0 becomes 0 only if sum was 0). */
+static inline uint16_t
+csum_fold(uint32_t sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/** The checksum to store in a packet: complement of the folded sum. */
+static inline uint16_t
+csum_finish(uint32_t sum)
+{
+	return (uint16_t)~csum_fold(sum);
+}
+
+/**
+ * Swap the two bytes of every 16-bit word of a partial sum: the sum of the
+ * same bytes seen from an odd offset.
+ */
+static inline uint32_t
+csum_rotate(uint32_t sum)
+{
+	return (sum >> 8) | (sum << 24);
+}
+
+/**
+ * Add the partial sum of a sub-region that starts at byte offset off of the
+ * region whose sum is sum (Linux csum_block_add).
+ */
+static inline uint32_t
+csum_block_add(uint32_t sum, uint32_t block, size_t off)
+{
+	return csum_add(sum, (off & 1) ? csum_rotate(block) : block);
+}
+
+/** Remove the partial sum of a sub-region at offset off (Linux csum_block_sub). */
+static inline uint32_t
+csum_block_sub(uint32_t sum, uint32_t block, size_t off)
+{
+	return csum_sub(sum, (off & 1) ? csum_rotate(block) : block);
+}
+
+/**
+ * RFC 1624 eqn. 3 incremental update: a stored checksum check (memory
+ * order) covering a 16-bit field that changes from old_val to new_val
+ * (both as read from memory). Returns the new checksum, exact in every case
+ * where recomputing would be, including the 0x0000/0xFFFF ambiguity of
+ * RFC 1141.
+ */
+static inline uint16_t
+csum_update16(uint16_t check, uint16_t old_val, uint16_t new_val)
+{
+	uint32_t sum = (uint16_t)~check;
+
+	sum = csum_add(sum, (uint16_t)~old_val);
+	sum = csum_add(sum, new_val);
+	return csum_finish(sum);
+}
+
+/** RFC 1624 update for a 32-bit field (e.g. an IPv4 address), memory order. */
+static inline uint16_t
+csum_update32(uint16_t check, uint32_t old_val, uint32_t new_val)
+{
+	uint32_t sum = (uint16_t)~check;
+
+	sum = csum_add(sum, ~old_val);
+	sum = csum_add(sum, new_val);
+	return csum_finish(sum);
+}
+
+/**
+ * RFC 1624 update for a field of any even length at an even offset
+ * (e.g. an IPv6 address): old and new hold len bytes.
+ */
+uint16_t csum_update_buf(uint16_t check, const void *old_bytes,
+			 const void *new_bytes, size_t len);
+
+/**
+ * IPv4 pseudo-header partial sum (RFC 768/793).
+ * @param src, dst  addresses as stored in the packet (network order).
+ * @param l4_len    length of the L4 header and payload, host order.
+ * @param proto     IP protocol number.
+ * @param sum       partial sum to add to (0, or the sum of the L4 segment).
+ */
+uint32_t csum_ipv4_pseudo(uint32_t src, uint32_t dst, uint32_t l4_len,
+			  uint8_t proto, uint32_t sum);
+
+/**
+ * IPv6 pseudo-header partial sum (RFC 8200 section 8.1): 16-byte
+ * addresses as stored in the packet (for a routing header the final
+ * destination is the caller's business), l4_len and proto in host order.
+ */
+uint32_t csum_ipv6_pseudo(const void *src, const void *dst, uint32_t l4_len,
+			  uint8_t proto, uint32_t sum);
+
+/**
+ * IPv4 header checksum to store in the header at hdr (ihl * 4 bytes,
+ * ihl >= 5 read from the header), computed as if the checksum field were 0.
+ */
+uint16_t csum_ipv4_hdr(const void *hdr);
+
+/** True when the IPv4 header at hdr (checksum field included) is valid. */
+bool csum_ipv4_hdr_ok(const void *hdr);
+
+/**
+ * Implementations of csum_partial(). One is chosen at start-up (library
+ * constructor) from the CPU's flags: the fastest supported one, or the one
+ * named by the environment variable HWCSUM_CSUM_IMPL (scalar, avx2,
+ * avx512). A name that is unknown or that this CPU cannot run is reported on
+ * stderr and the process aborts: a test that forces a path must never run
+ * another one.
+ */
+#define CSUM_IMPL_ENV "HWCSUM_CSUM_IMPL"
+
+struct csum_impl {
+	const char *name;
+	/** Same contract as csum_partial(). */
+	uint32_t (*partial)(const void *buf, size_t len, uint32_t sum);
+	/** True when the running CPU can execute partial. */
+	bool (*supported)(void);
+};
+
+/** Every implementation built in, supported here or not; *count filled. */
+const struct csum_impl *csum_impl_list(unsigned int *count);
+
+/** Implementation by name, or NULL. */
+const struct csum_impl *csum_impl_find(const char *name);
+
+/** The implementation csum_partial() dispatches to. */
+const struct csum_impl *csum_impl_active(void);
+
+/**
+ * Make name the implementation behind csum_partial() (NULL: the best one
+ * this CPU supports). Not thread safe against concurrent csum_partial();
+ * call at start-up.
+ * @return 0, -EINVAL for an unknown name, -ENOTSUP when the CPU lacks it.
+ */
+int csum_impl_select(const char *name);
+
+/**
+ * CRC32c (Castagnoli, reflected, as used by SCTP and iSCSI): raw update of
+ * crc over len bytes, no pre/post inversion (the same contract as
+ * rte_hash_crc()). Uses the SSE4.2 crc32 instruction when present.
+ */
+uint32_t csum_crc32c(const void *buf, size_t len, uint32_t crc);
+
+/** Bitwise-table software CRC32c, same contract: the reference for tests. */
+uint32_t csum_crc32c_sw(const void *buf, size_t len, uint32_t crc);
+
+/**
+ * SCTP checksum of a whole SCTP packet whose checksum field (bytes 8-11)
+ * is zero (RFC 9260 appendix A), in memory order like the other sums here:
+ * store it with memcpy() or a native uint32_t store.
+ */
+static inline uint32_t
+csum_sctp_crc32c(const void *buf, size_t len)
+{
+	uint32_t crc = ~csum_crc32c(buf, len, 0xffffffff);
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	crc = __builtin_bswap32(crc);
+#endif
+	return crc;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

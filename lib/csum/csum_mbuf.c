@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Sums over segmented mbufs: CHECKSUM_PARTIAL, COMPLETE, LCO, verification. */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "csum_mbuf.h"
+
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+#define UDP_CSUM_OFF 6
+#define TCP_CSUM_OFF 16
+
+/* off + len within pkt_len, without 32-bit overflow. */
+static inline bool
+range_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	return (uint64_t)off + len <= m->pkt_len;
+}
+
+/*
+ * First segment holding byte off, and off made relative to it. Fails when
+ * the chain ends first: pkt_len is not trusted to match the segments.
+ */
+static const struct rte_mbuf *
+seg_at(const struct rte_mbuf *seg, uint32_t *off)
+{
+	while (seg != NULL && *off >= seg->data_len) {
+		*off -= seg->data_len;
+		seg = seg->next;
+	}
+	return seg;
+}
+
+int
+csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+	      uint32_t *sum)
+{
+	const struct rte_mbuf *seg;
+	uint32_t acc = 0, done = 0;
+
+	if (!range_ok(m, off, len))
+		return -EINVAL;
+	if (len == 0) {
+		*sum = 0;
+		return 0;
+	}
+	seg = seg_at(m, &off);
+	while (done < len) {
+		uint32_t n;
+
+		if (seg == NULL)
+			return -EINVAL;
+		n = RTE_MIN((uint32_t)seg->data_len - off, len - done);
+		/* A piece at an odd position of the range is byte-rotated. */
+		acc = csum_block_add(acc, csum_partial(
+			rte_pktmbuf_mtod_offset(seg, const uint8_t *, off), n, 0),
+			done);
+		done += n;
+		off = 0;
+		seg = seg->next;
+	}
+	*sum = acc;
+	return 0;
+}
+
+int
+csum_mbuf_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+	       void *dst)
+{
+	const struct rte_mbuf *seg;
+	uint8_t *out = dst;
+	uint32_t done = 0;
+
+	if (!range_ok(m, off, len))
+		return -EINVAL;
+	seg = seg_at(m, &off);
+	while (done < len) {
+		uint32_t n;
+
+		if (seg == NULL)
+			return -EINVAL;
+		n = RTE_MIN((uint32_t)seg->data_len - off, len - done);
+		memcpy(out + done, rte_pktmbuf_mtod_offset(seg, const uint8_t *, off), n);
+		done += n;
+		off = 0;
+		seg = seg->next;
+	}
+	return 0;
+}
+
+int
+csum_mbuf_write(struct rte_mbuf *m, uint32_t off, uint32_t len,
+		const void *src)
+{
+	struct rte_mbuf *seg;
+	const uint8_t *in = src;
+	uint32_t done = 0;
+
+	if (!range_ok(m, off, len))
+		return -EINVAL;
+	/* Check the whole range first so that a short chain writes nothing. */
+	seg = (struct rte_mbuf *)(uintptr_t)seg_at(m, &off);
+	{
+		const struct rte_mbuf *s = seg;
+		uint64_t avail = 0;
+
+		if (s != NULL)
+			avail = (uint64_t)s->data_len - off;
+		for (s = s ? s->next : NULL; s != NULL && avail < len; s = s->next)
+			avail += s->data_len;
+		if (avail < len)
+			return -EINVAL;
+	}
+	while (done < len) {
+		uint32_t n = RTE_MIN((uint32_t)seg->data_len - off, len - done);
+
+		memcpy(rte_pktmbuf_mtod_offset(seg, uint8_t *, off), in + done, n);
+		done += n;
+		off = 0;
+		seg = seg->next;
+	}
+	return 0;
+}
+
+/* The checksum field must lie behind start, inside the packet. */
+static inline bool
+request_ok(const struct rte_mbuf *m, uint32_t start, uint32_t offset)
+{
+	return (uint64_t)start + offset + sizeof(uint16_t) <= m->pkt_len;
+}
+
+int
+csum_mbuf_apply_partial(struct rte_mbuf *m, uint32_t csum_start,
+			uint32_t csum_offset)
+{
+	uint32_t sum;
+	uint16_t check;
+	int ret;
+
+	if (!request_ok(m, csum_start, csum_offset))
+		return -EINVAL;
+	ret = csum_mbuf_sum(m, csum_start, m->pkt_len - csum_start, &sum);
+	if (ret < 0)
+		return ret;
+	check = csum_finish(sum);
+	if (check == 0)
+		check = 0xffff;
+	return csum_mbuf_write(m, csum_start + csum_offset, sizeof(check), &check);
+}
+
+int
+csum_mbuf_lco(struct rte_mbuf *m, uint32_t outer_start, uint32_t outer_offset,
+	      uint32_t inner_start, uint32_t inner_offset)
+{
+	uint32_t sum;
+	uint16_t inner_seed, check;
+	int ret;
+
+	if (!request_ok(m, outer_start, outer_offset) ||
+	    !request_ok(m, inner_start, inner_offset) ||
+	    (uint64_t)inner_start < (uint64_t)outer_start + outer_offset + sizeof(uint16_t))
+		return -EINVAL;
+	ret = csum_mbuf_read(m, inner_start + inner_offset, sizeof(inner_seed),
+			     &inner_seed);
+	if (ret < 0)
+		return ret;
+	ret = csum_mbuf_sum(m, outer_start, inner_start - outer_start, &sum);
+	if (ret < 0)
+		return ret;
+	/* The inner region, once its checksum is in, sums to ~seed. */
+	sum = csum_block_add(sum, (uint16_t)~inner_seed, inner_start - outer_start);
+	check = csum_finish(sum);
+	if (check == 0)
+		check = 0xffff;
+	return csum_mbuf_write(m, outer_start + outer_offset, sizeof(check), &check);
+}
+
+int
+csum_mbuf_complete(const struct rte_mbuf *m, uint32_t start, uint32_t *sum)
+{
+	if (start > m->pkt_len)
+		return -EINVAL;
+	return csum_mbuf_sum(m, start, m->pkt_len - start, sum);
+}
+
+/* What verification needs from the IP header in front of the L4 header. */
+struct l3_info {
+	uint32_t end;    /* first byte after the IP datagram */
+	uint32_t pseudo; /* pseudo-header sum, without the L4 length */
+	bool ipv6;
+};
+
+static int
+parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
+	 uint8_t l4_proto, struct l3_info *info)
+{
+	uint8_t hdr[40];
+	uint32_t hlen;
+	uint16_t len16;
+	int ret;
+
+	ret = csum_mbuf_read(m, l3_off, 1, hdr);
+	if (ret < 0)
+		return ret;
+	switch (hdr[0] >> 4) {
+	case 4:
+		ret = csum_mbuf_read(m, l3_off, 20, hdr);
+		if (ret < 0)
+			return ret;
+		hlen = (hdr[0] & 0xf) * 4u;
+		memcpy(&len16, hdr + 2, 2);
+		len16 = rte_be_to_cpu_16(len16);
+		if (hlen < 20 || len16 < hlen || hdr[9] != l4_proto ||
+		    (uint64_t)l3_off + hlen > l4_off)
+			return -EINVAL;
+		info->end = l3_off + len16;
+		info->ipv6 = false;
+		info->pseudo = csum_partial(hdr + 12, 8, 0);
+		break;
+	case 6:
+		ret = csum_mbuf_read(m, l3_off, 40, hdr);
+		if (ret < 0)
+			return ret;
+		memcpy(&len16, hdr + 4, 2);
+		len16 = rte_be_to_cpu_16(len16);
+		if (len16 == 0)
+			return -ENOTSUP; /* jumbogram: length is in a hop-by-hop option */
+		if ((uint64_t)l3_off + 40 > l4_off)
+			return -EINVAL;
+		info->end = l3_off + 40 + len16;
+		info->ipv6 = true;
+		info->pseudo = csum_partial(hdr + 8, 32, 0);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (info->end > m->pkt_len || l4_off > info->end)
+		return -EINVAL;
+	return 0;
+}
+
+int
+csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
+		    uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
+		    uint8_t l4_proto, uint32_t flags)
+{
+	struct l3_info l3;
+	uint32_t l4_end, l4_len, front, back, sum;
+	uint16_t check, len16;
+	int ret;
+
+	if (l4_proto != PROTO_UDP && l4_proto != PROTO_TCP)
+		return -EINVAL;
+	if (complete_start > l4_off || l3_off > l4_off)
+		return -EINVAL;
+	ret = parse_l3(m, l3_off, l4_off, l4_proto, &l3);
+	if (ret < 0)
+		return ret;
+	if (l4_proto == PROTO_UDP) {
+		uint8_t udp[8];
+
+		ret = csum_mbuf_read(m, l4_off, sizeof(udp), udp);
+		if (ret < 0)
+			return ret;
+		memcpy(&len16, udp + 4, 2);
+		l4_len = rte_be_to_cpu_16(len16);
+		if (l4_len < sizeof(udp) || (uint64_t)l4_off + l4_len > l3.end)
+			return -EINVAL;
+		memcpy(&check, udp + UDP_CSUM_OFF, 2);
+		if (check == 0)
+			return (!l3.ipv6 || (flags & CSUM_VERIFY_F_IPV6_UDP_ZERO)) ?
+				CSUM_L4_NONE : CSUM_L4_BAD;
+	} else {
+		l4_len = l3.end - l4_off;
+		if (l4_len < 20)
+			return -EINVAL;
+	}
+	l4_end = l4_off + l4_len;
+
+	/* complete = front + [l4 at its position] + back: take out the rest. */
+	ret = csum_mbuf_sum(m, complete_start, l4_off - complete_start, &front);
+	if (ret < 0)
+		return ret;
+	ret = csum_mbuf_sum(m, l4_end, m->pkt_len - l4_end, &back);
+	if (ret < 0)
+		return ret;
+	sum = csum_sub(complete_sum, front);
+	sum = csum_block_sub(sum, back, l4_end - complete_start);
+	/* Now the L4 sum as seen from complete_start: realign it to l4_off. */
+	if ((l4_off - complete_start) & 1)
+		sum = csum_rotate(sum);
+	sum = csum_add(sum, l3.pseudo);
+	sum = csum_add(sum, rte_cpu_to_be_32(l4_len) );
+	sum = csum_add(sum, rte_cpu_to_be_32(l4_proto));
+	return csum_fold(sum) == 0xffff ? CSUM_L4_GOOD : CSUM_L4_BAD;
+}
+
+int
+csum_mbuf_ipv4_hdr_ok(const struct rte_mbuf *m, uint32_t l3_off)
+{
+	uint8_t hdr[60];
+	uint32_t hlen;
+	int ret;
+
+	ret = csum_mbuf_read(m, l3_off, 20, hdr);
+	if (ret < 0)
+		return ret;
+	hlen = (hdr[0] & 0xf) * 4u;
+	if ((hdr[0] >> 4) != 4 || hlen < 20)
+		return -EINVAL;
+	ret = csum_mbuf_read(m, l3_off, hlen, hdr);
+	if (ret < 0)
+		return ret;
+	return csum_ipv4_hdr_ok(hdr) ? 1 : 0;
+}
