@@ -74,7 +74,8 @@ hwcsum_dev_configure(struct rte_eth_dev *dev)
 }
 
 static struct hwcsum_queue *
-hwcsum_queue_new(struct rte_eth_dev *dev, uint16_t queue_id, int socket_id)
+hwcsum_queue_new(struct rte_eth_dev *dev, uint16_t queue_id, int socket_id,
+		 uint16_t nb_desc, struct rte_mempool *mp)
 {
 	struct hwcsum_queue *q;
 
@@ -85,6 +86,8 @@ hwcsum_queue_new(struct rte_eth_dev *dev, uint16_t queue_id, int socket_id)
 	q->port_id = dev->data->port_id;
 	q->sub_port = hwcsum_priv(dev)->sub_port;
 	q->queue_id = queue_id;
+	q->nb_desc = nb_desc;
+	q->mp = mp;
 	return q;
 }
 
@@ -120,7 +123,7 @@ hwcsum_rx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 			   rte_strerror(-ret));
 		return ret;
 	}
-	q = hwcsum_queue_new(dev, queue_id, socket_id);
+	q = hwcsum_queue_new(dev, queue_id, socket_id, nb_desc, mb_pool);
 	if (q == NULL) {
 		HWCSUM_LOG(ERR, "%s: no memory for rx queue %u",
 			   dev->data->name, queue_id);
@@ -148,7 +151,7 @@ hwcsum_tx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 			   rte_strerror(-ret));
 		return ret;
 	}
-	q = hwcsum_queue_new(dev, queue_id, socket_id);
+	q = hwcsum_queue_new(dev, queue_id, socket_id, nb_desc, NULL);
 	if (q == NULL) {
 		HWCSUM_LOG(ERR, "%s: no memory for tx queue %u",
 			   dev->data->name, queue_id);
@@ -344,6 +347,36 @@ hwcsum_set_link_down(struct rte_eth_dev *dev)
 	return rte_eth_dev_set_link_down(hwcsum_priv(dev)->sub_port);
 }
 
+/* The sub-port's own view where it has one, else what was set up here. */
+static void
+hwcsum_rxq_info_get(struct rte_eth_dev *dev, uint16_t queue_id,
+		    struct rte_eth_rxq_info *qinfo)
+{
+	const struct hwcsum_queue *q = dev->data->rx_queues[queue_id];
+
+	if (rte_eth_rx_queue_info_get(hwcsum_priv(dev)->sub_port, queue_id,
+				      qinfo) == 0)
+		return;
+	memset(qinfo, 0, sizeof(*qinfo));
+	qinfo->mp = q->mp;
+	qinfo->nb_desc = q->nb_desc;
+	qinfo->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+}
+
+static void
+hwcsum_txq_info_get(struct rte_eth_dev *dev, uint16_t queue_id,
+		    struct rte_eth_txq_info *qinfo)
+{
+	const struct hwcsum_queue *q = dev->data->tx_queues[queue_id];
+
+	if (rte_eth_tx_queue_info_get(hwcsum_priv(dev)->sub_port, queue_id,
+				      qinfo) == 0)
+		return;
+	memset(qinfo, 0, sizeof(*qinfo));
+	qinfo->nb_desc = q->nb_desc;
+	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads;
+}
+
 const struct eth_dev_ops hwcsum_dev_ops = {
 	.dev_configure = hwcsum_dev_configure,
 	.dev_start = hwcsum_dev_start,
@@ -356,6 +389,8 @@ const struct eth_dev_ops hwcsum_dev_ops = {
 	.tx_queue_setup = hwcsum_tx_queue_setup,
 	.rx_queue_release = hwcsum_rx_queue_release,
 	.tx_queue_release = hwcsum_tx_queue_release,
+	.rxq_info_get = hwcsum_rxq_info_get,
+	.txq_info_get = hwcsum_txq_info_get,
 	.link_update = hwcsum_link_update,
 	.stats_get = hwcsum_stats_get,
 	.stats_reset = hwcsum_stats_reset,

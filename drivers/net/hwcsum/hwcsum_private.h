@@ -22,6 +22,8 @@ struct hwcsum_queue {
 	uint16_t port_id;	/* ours, written into received mbufs */
 	uint16_t sub_port;
 	uint16_t queue_id;	/* same index on both ports */
+	uint16_t nb_desc;	/* as set up, for queue info */
+	struct rte_mempool *mp;	/* rx only */
 };
 
 struct hwcsum_private {
