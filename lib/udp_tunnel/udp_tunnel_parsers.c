@@ -16,6 +16,7 @@
 #define GENEVE_OPTLEN_MASK	0x3f
 #define GENEVE_OPT_HLEN		4
 #define GENEVE_OPT_LEN_MASK	0x1f
+#define GENEVE_MIN_ETHERTYPE	0x0600
 
 #define GPE_FLAG_RSVD		0xc0
 #define GPE_VER_MASK		0x30
@@ -65,6 +66,7 @@ udp_tunnel_parse_geneve(const uint8_t *hdr, size_t len,
 		struct udp_tunnel_parse_result *res)
 {
 	size_t opts_len, off, opt_len;
+	uint16_t proto;
 
 	if (len < GENEVE_HLEN)
 		return -EBADMSG;
@@ -81,8 +83,12 @@ udp_tunnel_parse_geneve(const uint8_t *hdr, size_t len,
 		if (off + opt_len > GENEVE_HLEN + opts_len)
 			return -EBADMSG;
 	}
-	result_set(res, (uint16_t)(GENEVE_HLEN + opts_len),
-		(uint16_t)(hdr[2] << 8 | hdr[3]), 0, read_vni(hdr + 4));
+	proto = (uint16_t)(hdr[2] << 8 | hdr[3]);
+	/* Values below 0x0600 are 802.3 lengths, not protocols. */
+	if (proto < GENEVE_MIN_ETHERTYPE)
+		return -EPROTONOSUPPORT;
+	result_set(res, (uint16_t)(GENEVE_HLEN + opts_len), proto, 0,
+		read_vni(hdr + 4));
 	return 0;
 }
 

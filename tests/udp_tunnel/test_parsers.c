@@ -64,6 +64,10 @@ test_geneve(void)
 	CHECK_EQ(udp_tunnel_parse_geneve(h, 8, &res), 0);
 	CHECK_EQ(res.inner_offset, 8);
 	CHECK_EQ(res.inner_ethertype, UDP_TUNNEL_ETH_P_TEB);
+	/* protocol 0 (found by libFuzzer): an 802.3 length, not a protocol */
+	h[2] = 0;
+	h[3] = 0;
+	CHECK_EQ(udp_tunnel_parse_geneve(h, 8, &res), -EPROTONOSUPPORT);
 }
 
 static void
