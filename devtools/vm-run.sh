@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Boot the hwcsum guest kernel in QEMU (TCG, no KVM) and run one command in it.
+#
+#   devtools/vm-run.sh [options] [--] COMMAND [ARGS...]
+#
+# The guest's root is the host's root, read-only over virtio-9p, so COMMAND
+# and everything it uses are the host's files (they must not live under
+# /tmp, /run or /dev: the guest mounts its own tmpfs there). The guest gets
+# tmpfs on /tmp, /run, /var/tmp, /dev/shm, hugetlbfs on /dev/hugepages,
+# debugfs, and the kernel's modules at /lib/modules/$(uname -r).
+# COMMAND's exit status becomes this script's exit status.
+#
+# Options:
+#   --kernel DIR|FILE  a kernel/build.sh output dir (or a bzImage inside one);
+#                      default: the output of kernel/build.sh (instant when
+#                      cached; builds the kernel otherwise)
+#   --nic MODEL[@LINK] add a NIC (repeatable; guest order = option order).
+#                      MODEL: virtio, e1000, e1000e, rtl8139: a QEMU hub
+#                      port on hub LINK (default link: 0; NICs on the same
+#                      link see each other's frames, like on a hub);
+#                      virtio-tap: virtio-net on a host tap WITH vnet headers
+#                      (checksum/GSO offloads pass through), created in a
+#                      private network namespace (unshare -n); the taps of
+#                      one LINK are joined by a bridge in that namespace.
+#                      NIC i (from 0) has MAC 52:54:00:12:34:(0x10+i) and PCI
+#                      slot 0x10+i; the guest finds the list in
+#                      $HWCSUM_NICS_FILE ("index model link mac" per line).
+#   --smp N            vCPUs (default 2)
+#   --mem MB           guest memory (default 1024)
+#   --timeout SEC      whole-run limit (default 900): QEMU is killed after
+#                      it; COMMAND gets SEC-30 inside the guest
+#   --append ARGS      extra kernel command line (e.g. hugepages=64)
+#   --outdir DIR       run directory (default: a new dir under
+#                      $HWCSUM_CACHE/vm-runs): console.log, status, and
+#                      whatever the guest writes to $HWCSUM_OUT (= this dir)
+#   --quiet            do not copy the guest console to stdout
+#   -h, --help         this text
+#
+# Environment inside the guest: HWCSUM_OUT (writable, shared with the host),
+# HWCSUM_NICS_FILE, HWCSUM_IN_GUEST=1, HWCSUM_KERNEL_DIR, the host's current
+# directory as the working directory.
+#
+# Exit status: COMMAND's status; 124 if the run timed out; 125 if the VM
+# could not be started or ended without reporting a status (kernel panic,
+# init failure: see console.log).
+
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+HWCSUM_CACHE=${HWCSUM_CACHE:-/var/cache/hwcsum}
+INIT="$REPO/kernel/guest/init.sh"
+
+KERNEL=
+NICS=()
+SMP=2
+MEM=1024
+TIMEOUT=900
+APPEND=
+OUTDIR=
+QUIET=0
+
+T0=$(date +%s)
+say() { echo "[vm-run +$(($(date +%s) - T0))s] $*" >&2; }
+die() { echo "[vm-run] FAILED: $*" >&2; exit 125; }
+usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
+
+need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) need_arg "$@"; KERNEL=$2; shift ;;
+	--nic) need_arg "$@"; NICS+=("$2"); shift ;;
+	--smp) need_arg "$@"; SMP=$2; shift ;;
+	--mem) need_arg "$@"; MEM=$2; shift ;;
+	--timeout) need_arg "$@"; TIMEOUT=$2; shift ;;
+	--append) need_arg "$@"; APPEND=$2; shift ;;
+	--outdir) need_arg "$@"; OUTDIR=$2; shift ;;
+	--quiet) QUIET=1 ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -ge 1 ] || die "no command to run in the guest (see --help)"
+for n in SMP MEM TIMEOUT; do
+	[[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "--${n,,} must be a positive integer, got '${!n}'"
+done
+[ "$TIMEOUT" -gt 60 ] || die "--timeout must be more than 60 s (boot alone takes a few)"
+
+# Paths the guest reads must be visible through the read-only host root.
+guest_visible() {
+	case "$(readlink -f "$1")" in
+	/tmp | /tmp/* | /run | /run/* | /var/run/* | /dev/* | /proc/* | /sys/*) return 1 ;;
+	esac
+	return 0
+}
+
+CMD=("$@")
+if [[ ${CMD[0]} == */* ]]; then
+	[ -e "${CMD[0]}" ] || die "command ${CMD[0]} not found"
+	CMD[0]=$(readlink -f "${CMD[0]}")
+	guest_visible "${CMD[0]}" || die "command ${CMD[0]} is under a directory the guest replaces with tmpfs"
+fi
+CWD=$(pwd)
+guest_visible "$CWD" || CWD=/
+
+# Kernel.
+if [ -z "$KERNEL" ]; then
+	KERNEL=$("$REPO/kernel/build.sh" | tail -n1) || die "kernel/build.sh failed"
+fi
+[ -f "$KERNEL" ] && KERNEL=$(dirname "$KERNEL")
+KERNEL=$(readlink -f "$KERNEL")
+[ -f "$KERNEL/bzImage" ] && [ -f "$KERNEL/kernelrelease" ] ||
+	die "$KERNEL is not a kernel/build.sh output (no bzImage/kernelrelease)"
+RELEASE=$(cat "$KERNEL/kernelrelease")
+MODULES_DIR="$KERNEL/modroot/lib/modules/$RELEASE"
+guest_visible "$MODULES_DIR" || die "kernel dir $KERNEL is not visible in the guest"
+guest_visible "$INIT" || die "$INIT is not visible in the guest"
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run devtools/setup.sh"
+
+# Run directory, shared read-write with the guest.
+if [ -z "$OUTDIR" ]; then
+	mkdir -p "$HWCSUM_CACHE/vm-runs" || die "cannot create $HWCSUM_CACHE/vm-runs"
+	OUTDIR=$(mktemp -d "$HWCSUM_CACHE/vm-runs/$(date +%Y%m%d-%H%M%S)-XXXXXX") ||
+		die "cannot create a run directory"
+	# Keep the 30 newest runs.
+	ls -1dt "$HWCSUM_CACHE"/vm-runs/*/ 2>/dev/null | tail -n +31 | xargs -r rm -rf
+fi
+mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
+OUTDIR=$(readlink -f "$OUTDIR")
+rm -f "$OUTDIR/status" "$OUTDIR/console.log" "$OUTDIR/argv" "$OUTDIR/env" "$OUTDIR/nics"
+printf '%s\0' "${CMD[@]}" > "$OUTDIR/argv"
+{
+	printf 'HWCSUM_MODULES_DIR=%q\n' "$MODULES_DIR"
+	printf 'HWCSUM_KERNEL_DIR=%q\n' "$KERNEL"
+	printf 'HWCSUM_CWD=%q\n' "$CWD"
+	printf 'HWCSUM_GUEST_TIMEOUT=%q\n' "$((TIMEOUT - 30))"
+	echo "export HWCSUM_KERNEL_DIR"
+} > "$OUTDIR/env"
+
+# NICs and links.
+QEMU=(qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP" -m "$MEM" -M pc
+	-nodefaults -no-reboot -display none -monitor none
+	-chardev stdio,id=con,signal=off -serial chardev:con
+	-kernel "$KERNEL/bzImage"
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot,addr=0x08
+	-fsdev "local,id=run,path=$OUTDIR,security_model=none,multidevs=remap"
+	-device virtio-9p-pci,fsdev=run,mount_tag=hwcsumrun,addr=0x09)
+NETNS_SETUP=
+declare -A HUBS=() BRIDGES=()
+: > "$OUTDIR/nics"
+i=0
+for spec in "${NICS[@]}"; do
+	model=${spec%@*}
+	link=0
+	[[ $spec == *@* ]] && link=${spec#*@}
+	[[ $link =~ ^[A-Za-z0-9]{1,8}$ ]] || die "--nic $spec: link name must be 1-8 letters/digits"
+	mac=$(printf '52:54:00:12:34:%02x' $((0x10 + i)))
+	slot=$(printf '0x%02x' $((0x10 + i)))
+	[ "$i" -lt 15 ] || die "at most 15 NICs"
+	case "$model" in
+	virtio) dev=virtio-net-pci ;;
+	e1000 | e1000e | rtl8139) dev=$model ;;
+	virtio-tap) dev=virtio-net-pci ;;
+	*) die "--nic $spec: unknown model '$model' (virtio, virtio-tap, e1000, e1000e, rtl8139)" ;;
+	esac
+	if [ "$model" = virtio-tap ]; then
+		tap=hwtap$i
+		br=hwbr$link
+		if [ -z "${BRIDGES[$link]:-}" ]; then
+			NETNS_SETUP+="ip link add $br type bridge && ip link set $br up && "
+			BRIDGES[$link]=1
+		fi
+		NETNS_SETUP+="ip tuntap add dev $tap mode tap vnet_hdr && ip link set $tap master $br && ip link set $tap up && "
+		QEMU+=(-netdev "tap,id=n$i,ifname=$tap,script=no,downscript=no,vnet_hdr=on")
+	else
+		HUBS[$link]=${HUBS[$link]:-$((${#HUBS[@]}))}
+		QEMU+=(-netdev "hubport,id=n$i,hubid=${HUBS[$link]}")
+	fi
+	QEMU+=(-device "$dev,netdev=n$i,mac=$mac,addr=$slot")
+	echo "$i $model $link $mac" >> "$OUTDIR/nics"
+	i=$((i + 1))
+done
+
+CMDLINE="console=ttyS0 root=hostroot rootfstype=9p"
+CMDLINE+=" rootflags=version=9p2000.L,trans=virtio,access=any,msize=262144 ro"
+CMDLINE+=" init=$INIT panic=-1 loglevel=4 $APPEND"
+QEMU+=(-append "$CMDLINE")
+
+RUNNER=()
+if [ -n "$NETNS_SETUP" ]; then
+	command -v unshare >/dev/null || die "unshare missing (util-linux)"
+	[ -c /dev/net/tun ] || die "/dev/net/tun missing: virtio-tap NICs need it"
+	# A private network namespace: the taps and bridges never touch the
+	# host's own networking and vanish with QEMU.
+	RUNNER=(unshare --net -- bash -c "ip link set lo up && ${NETNS_SETUP}exec \"\$@\"" netns)
+fi
+
+say "booting $RELEASE ($KERNEL) smp=$SMP mem=${MEM}M nics=[${NICS[*]}] timeout=${TIMEOUT}s"
+say "run dir $OUTDIR; command: ${CMD[*]}"
+if [ "$QUIET" = 1 ]; then
+	timeout -k 10 "$TIMEOUT" "${RUNNER[@]}" "${QEMU[@]}" < /dev/null 2>&1 |
+		sed -u 's/\r$//' > "$OUTDIR/console.log"
+else
+	timeout -k 10 "$TIMEOUT" "${RUNNER[@]}" "${QEMU[@]}" < /dev/null 2>&1 |
+		sed -u 's/\r$//' | tee "$OUTDIR/console.log"
+fi
+qemu_rc=${PIPESTATUS[0]}
+
+if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+	say "TIMEOUT: the VM was killed after $TIMEOUT s (console: $OUTDIR/console.log)"
+	exit 124
+fi
+if [ ! -s "$OUTDIR/status" ]; then
+	say "the guest ended without reporting a status (QEMU exit $qemu_rc); last console lines:"
+	tail -n 15 "$OUTDIR/console.log" >&2
+	exit 125
+fi
+rc=$(cat "$OUTDIR/status")
+say "guest command exit status $rc after $(($(date +%s) - T0)) s (console: $OUTDIR/console.log)"
+exit "$rc"
