@@ -21,7 +21,7 @@ PACKAGES=(
 	dpkg-dev xz-utils
 	qemu-system-x86 linux-source-6.1 busybox-static
 	bc flex bison libelf-dev libssl-dev cpio kmod
-	iproute2 ethtool tcpdump tshark python3-scapy python3-matplotlib
+	iproute2 ethtool net-tools tcpdump tshark python3-scapy python3-matplotlib
 	ca-certificates
 )
 
