@@ -20,6 +20,7 @@
 #define BUF_SIZE (70000 + 128)
 
 static uint8_t big[BUF_SIZE];
+static uint8_t aligned_copy[BUF_SIZE] __attribute__((aligned(64)));
 
 /* RFC 1071 section 3: 00 01 f2 03 f4 f5 f6 f7 sums to ddf2 (big-endian view). */
 static void
@@ -208,8 +209,11 @@ test_headers(void)
 		ip6->payload_len = rte_cpu_to_be_16(l4_len);
 		ours = csum_fold(csum_ipv6_pseudo(ip6->src_addr, ip6->dst_addr,
 						  l4_len, proto, 0));
-		dpdk = rte_ipv6_phdr_cksum(ip6, 0);
-		CHECK(ours == dpdk, "ipv6 pseudo %04x dpdk %04x", ours, dpdk);
+		/* DPDK shifts the protocol into an int: undefined from 128 up. */
+		if (proto < 128) {
+			dpdk = rte_ipv6_phdr_cksum(ip6, 0);
+			CHECK(ours == dpdk, "ipv6 pseudo %04x dpdk %04x", ours, dpdk);
+		}
 	}
 	/* A 32-bit IPv6 length (jumbogram) still sums right. */
 	{
@@ -255,7 +259,9 @@ test_crc32c(void)
 		got = csum_crc32c(big + align, len, init);
 		CHECK(got == want, "crc32c len %u: %08x want %08x", len, got, want);
 		CHECK(csum_crc32c_sw(big + align, len, init) == want, "crc32c_sw len %u", len);
-		CHECK(rte_hash_crc(big + align, len, init) == want,
+		/* rte_hash_crc loads through typed pointers: give it aligned data. */
+		memcpy(aligned_copy, big + align, len);
+		CHECK(rte_hash_crc(aligned_copy, len, init) == want,
 		      "rte_hash_crc disagrees at len %u (reference itself?)", len);
 	}
 }

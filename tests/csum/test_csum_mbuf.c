@@ -304,7 +304,7 @@ test_errors(void)
 	struct test_chain c;
 	struct rte_mbuf *m;
 	uint32_t cut = 40, sum;
-	uint8_t b[4];
+	uint8_t b[16];
 	struct pkt_layout lay;
 	struct pkt_opts o = { .v6 = true, .payload = 100 };
 
