@@ -47,8 +47,9 @@ mock_set_port(struct udp_tunnel_dev *dev, unsigned int table,
 	mock_sleep(nic->sleep_ms);
 	if (ret == 0) {
 		if (nic->ports[table][entry] != 0) {
-			fprintf(stderr, "WARN %s: set [%u, %u]: entry already in use\n",
-				udp_tunnel_dev_name(dev), table, entry);
+			if (!the_bus->quiet_warnings)
+				fprintf(stderr, "WARN %s: set [%u, %u]: entry already in use\n",
+					udp_tunnel_dev_name(dev), table, entry);
 			the_bus->warnings++;
 			ret = -EBUSY;
 		} else {
@@ -70,9 +71,10 @@ mock_unset_port(struct udp_tunnel_dev *dev, unsigned int table,
 		if (nic->ports[table][entry] == encode(ti)) {
 			nic->ports[table][entry] = 0;
 		} else {
-			fprintf(stderr, "WARN %s: unset [%u, %u]: entry not installed %x vs %x\n",
-				udp_tunnel_dev_name(dev), table, entry,
-				encode(ti), nic->ports[table][entry]);
+			if (!the_bus->quiet_warnings)
+				fprintf(stderr, "WARN %s: unset [%u, %u]: entry not installed %x vs %x\n",
+					udp_tunnel_dev_name(dev), table, entry,
+					encode(ti), nic->ports[table][entry]);
 			the_bus->warnings++;
 			ret = -ENOENT;
 		}

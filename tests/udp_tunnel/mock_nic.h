@@ -44,7 +44,8 @@ struct mock_bus {
 	uint32_t shared_ports[MOCK_N_TABLES][MOCK_N_PORTS];
 	struct udp_tunnel_shared *shared;
 	struct mock_nic *nics[MOCK_MAX_NICS];
-	unsigned int warnings;	/* netdevsim would WARN(): library bug */
+	unsigned int warnings;	/* netdevsim would WARN() */
+	bool quiet_warnings;	/* count them without printing */
 };
 
 int mock_nic_new(struct mock_bus *bus, int id);
