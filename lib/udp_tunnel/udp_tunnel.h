@@ -58,7 +58,11 @@ enum udp_tunnel_log_level {
 
 typedef void (*udp_tunnel_log_fn)(int level, const char *msg, void *arg);
 
-/* Replace the process-wide log sink; NULL restores the default (stderr). */
+/*
+ * Replace the process-wide log sink; NULL restores the default (stderr:
+ * warnings and errors). The sink runs under library locks: it must not
+ * call back into this library.
+ */
 void udp_tunnel_set_log(udp_tunnel_log_fn fn, void *arg);
 
 /* ----------------------------------------------------------- registry */
