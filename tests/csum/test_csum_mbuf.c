@@ -383,6 +383,61 @@ test_crc32c_mbuf(void)
 	}
 }
 
+/*
+ * A region that sums to 0xFFFF gives a checksum of 0, which must be stored
+ * as 0xFFFF (for UDP, 0 would mean "no checksum"); also through LCO.
+ */
+static void
+test_mangled_zero(void)
+{
+	struct test_chain c;
+	struct pkt_layout lay;
+	struct pkt_opts o = { .payload = 10 };
+	unsigned int r;
+
+	for (r = 0; r < 8; r++) {
+		struct rte_mbuf *m;
+		uint32_t last;
+		uint16_t fix, got;
+
+		o.v6 = r & 1;
+		o.tcp = r & 2;
+		o.encap = r & 4;
+		rng_fill(pkt, sizeof(pkt));
+		pkt_build(pkt, &o, &lay);
+		/* Choose the last two payload bytes so the L4 region sums to 0xFFFF. */
+		last = lay.len - 2;
+		memset(pkt + last, 0, 2);
+		if (lay.encap) {
+			/* inner region sums to ~seed once filled: outer sees only that */
+			uint16_t iseed;
+
+			/* the payload is inside the inner region: use the last two
+			 * VXLAN header bytes instead, which only the outer covers */
+			memset(pkt + lay.outer.l4 + 8 + 6, 0, 2);
+			memcpy(&iseed, pkt + lay.inner.l4 + lay.inner.csum_off, 2);
+			fix = csum_finish(csum_block_add(csum_partial(pkt + lay.outer.l4,
+				lay.inner.l4 - lay.outer.l4, 0), (uint16_t)~iseed,
+				lay.inner.l4 - lay.outer.l4));
+			memcpy(pkt + lay.outer.l4 + 8 + 6, &fix, 2);
+		} else {
+			fix = csum_finish(csum_partial(pkt + lay.outer.l4, lay.len - lay.outer.l4, 0));
+			memcpy(pkt + last, &fix, 2);
+		}
+		m = test_chain_build_random(&c, pkt, lay.len, rng);
+		if (lay.encap)
+			CHECK(csum_mbuf_lco(m, lay.outer.l4, 6, lay.inner.l4,
+					    lay.inner.csum_off) == 0, "lco");
+		else
+			CHECK(csum_mbuf_apply_partial(m, lay.outer.l4, lay.outer.csum_off) == 0,
+			      "partial");
+		csum_mbuf_read(m, lay.outer.l4 + lay.outer.csum_off, 2, &got);
+		CHECK(got == 0xffff, "%s %s: sum 0 stored as %04x, want ffff",
+		      lay.encap ? "lco" : "partial", o.tcp ? "tcp" : "udp", got);
+		test_chain_free(&c);
+	}
+}
+
 int
 main(void)
 {
@@ -393,5 +448,6 @@ main(void)
 	test_lco_equals_full();
 	test_errors();
 	test_crc32c_mbuf();
+	test_mangled_zero();
 	return test_report("test_csum_mbuf");
 }

@@ -18,13 +18,13 @@
 enum shape {
 	V4_UDP, V4_TCP, V6_UDP, V6_TCP, VLAN_V4_TCP, QINQ_V4_UDP, V4_OPT_TCP,
 	V6_EXT_UDP, V6_FRAG_UDP, V4_FRAG_UDP, V4_SCTP, V4_GRE, VXLAN_V4_TCP,
-	VXLAN_V6_UDP, ARP,
+	VXLAN_V6_UDP, ARP, V6_AH_TCP,
 };
 
 static const char *const shape_names[] = {
 	"v4/udp", "v4/tcp", "v6/udp", "v6/tcp", "vlan/v4/tcp", "qinq/v4/udp",
 	"v4+opt/tcp", "v6+hbh+dst/udp", "v6+frag/udp", "v4-frag/udp",
-	"v4/sctp", "v4/gre", "vxlan/v4/tcp", "vxlan/v6/udp", "arp",
+	"v4/sctp", "v4/gre", "vxlan/v4/tcp", "vxlan/v6/udp", "arp", "v6+ah/tcp",
 };
 
 /* Build a packet of that shape; fill the natural request for it. */
@@ -41,7 +41,7 @@ build(enum shape s, uint8_t *p, struct csum_offload_req *req)
 	case V4_UDP: break;
 	case V4_TCP: o.tcp = true; break;
 	case V6_UDP: case V6_EXT_UDP: case V6_FRAG_UDP: o.v6 = true; break;
-	case V6_TCP: o.v6 = o.tcp = true; break;
+	case V6_TCP: case V6_AH_TCP: o.v6 = o.tcp = true; break;
 	case VLAN_V4_TCP: o.vlan = o.tcp = true; break;
 	case VXLAN_V4_TCP: o.encap = o.inner_tcp = true; break;
 	case VXLAN_V6_UDP: o.encap = o.inner_v6 = true; o.v6 = true; break;
@@ -84,6 +84,16 @@ build(enum shape s, uint8_t *p, struct csum_offload_req *req)
 		p[62] = 17;           /* dstopts next: udp */
 		p[63] = 1;            /* 16 bytes */
 		memset(p + 64, 0, 14);
+		len += 24;
+		req->csum_start += 24;
+		break;
+	case V6_AH_TCP:
+		/* AH with a 12-byte ICV: 24 bytes, length field 24 / 4 - 2 = 4. */
+		memmove(p + 54 + 24, p + 54, len - 54);
+		p[20] = 51;
+		p[54] = 6;
+		p[55] = 4;
+		memset(p + 56, 0, 22);
 		len += 24;
 		req->csum_start += 24;
 		break;
@@ -172,6 +182,8 @@ static const struct row rows[] = {
 	R(V4_OPT_TCP, rich, OK),
 	R(V6_EXT_UDP, parse, R_EXT_HDRS),
 	R(V6_EXT_UDP, rich, OK),
+	R(V6_AH_TCP, parse, R_EXT_HDRS),
+	R(V6_AH_TCP, rich, OK),
 	R(V6_FRAG_UDP, rich, R_FRAGMENT),
 	R(V4_FRAG_UDP, rich, R_FRAGMENT),
 	R(V4_SCTP, parse, R_CRC32C),
