@@ -242,6 +242,52 @@ parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 }
 
 int
+csum_mbuf_seed_l4(struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
+		  uint8_t l4_proto)
+{
+	struct l3_info l3;
+	uint32_t l4_len;
+	uint16_t seed;
+	int ret;
+
+	if (l4_proto != PROTO_UDP && l4_proto != PROTO_TCP)
+		return -EINVAL;
+	if (l3_off > l4_off)
+		return -EINVAL;
+	ret = parse_l3(m, l3_off, l4_off, l4_proto, &l3);
+	if (ret < 0)
+		return ret;
+	l4_len = l3.end - l4_off;
+	if (l4_len < (l4_proto == PROTO_UDP ? 8u : 20u))
+		return -EINVAL;
+	seed = csum_fold(csum_add(csum_add(l3.pseudo, rte_cpu_to_be_32(l4_len)),
+				  rte_cpu_to_be_32(l4_proto)));
+	return csum_mbuf_write(m, l4_off + (l4_proto == PROTO_UDP ? UDP_CSUM_OFF :
+					   TCP_CSUM_OFF), sizeof(seed), &seed);
+}
+
+int
+csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off)
+{
+	uint8_t hdr[60];
+	uint32_t hlen;
+	uint16_t check;
+	int ret;
+
+	ret = csum_mbuf_read(m, l3_off, 20, hdr);
+	if (ret < 0)
+		return ret;
+	hlen = (hdr[0] & 0xf) * 4u;
+	if ((hdr[0] >> 4) != 4 || hlen < 20)
+		return -EINVAL;
+	ret = csum_mbuf_read(m, l3_off, hlen, hdr);
+	if (ret < 0)
+		return ret;
+	check = csum_ipv4_hdr(hdr);
+	return csum_mbuf_write(m, l3_off + 10, sizeof(check), &check);
+}
+
+int
 csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 		    uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
 		    uint8_t l4_proto, uint32_t flags)
@@ -292,7 +338,7 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	if ((l4_off - complete_start) & 1)
 		sum = csum_rotate(sum);
 	sum = csum_add(sum, l3.pseudo);
-	sum = csum_add(sum, rte_cpu_to_be_32(l4_len) );
+	sum = csum_add(sum, rte_cpu_to_be_32(l4_len));
 	sum = csum_add(sum, rte_cpu_to_be_32(l4_proto));
 	return csum_fold(sum) == 0xffff ? CSUM_L4_GOOD : CSUM_L4_BAD;
 }

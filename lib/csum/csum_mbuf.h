@@ -65,6 +65,26 @@ int csum_mbuf_apply_partial(struct rte_mbuf *m, uint32_t csum_start,
 			    uint32_t csum_offset);
 
 /**
+ * Prepare a CHECKSUM_PARTIAL request the way a stack does: write the
+ * pseudo-header seed (folded, not complemented) for the UDP or TCP header
+ * at l4_off, carried by the IPv4/IPv6 header at l3_off, into its checksum
+ * field. The L4 length is the IP datagram's end minus l4_off. The request
+ * is then (csum_start = l4_off, csum_offset = 6 or 16). DPDK's own TX
+ * checksum flags expect the same seed (rte_ipv4/ipv6_phdr_cksum()).
+ * @return 0; -EINVAL for a header that is not IPv4/IPv6 or offsets/lengths
+ *   that do not fit; -ENOTSUP for an IPv6 jumbogram.
+ */
+int csum_mbuf_seed_l4(struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
+		      uint8_t l4_proto);
+
+/**
+ * Fill the IPv4 header checksum at l3_off in software (what
+ * RTE_MBUF_F_TX_IP_CKSUM asks of a device).
+ * @return 0; -EINVAL when no IPv4 header fits there.
+ */
+int csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off);
+
+/**
  * Local checksum offload (Linux lco_csum, Documentation/networking/
  * checksum-offloads.rst): fill the outer UDP checksum of an encapsulated
  * packet whose inner L4 checksum is still a CHECKSUM_PARTIAL request

@@ -145,6 +145,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_ret("lco", ret);
 	fuzz_csum_stats.lco_ok += ret == 0;
 	check_ret("crc32c", csum_mbuf_apply_crc32c(m, x, pr[38]));
+	check_ret("seed_l4", csum_mbuf_seed_l4(m, x, y, pr[28] & 1 ? 17 : 6));
+	check_ret("ipv4_hdr_fill", csum_mbuf_ipv4_hdr_fill(m, x));
 	check_ret("write", csum_mbuf_write(m, y, b % sizeof(tmp), tmp));
 	{
 		struct csum_offload_spec spec;

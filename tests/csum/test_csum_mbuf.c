@@ -438,6 +438,48 @@ test_mangled_zero(void)
 	}
 }
 
+/* seed_l4 writes what pkt_build wrote; ipv4_hdr_fill what csum_ipv4_hdr gives. */
+static void
+test_seed_and_hdr(void)
+{
+	struct test_chain c;
+	struct pkt_layout lay;
+	struct pkt_opts o;
+	unsigned int r;
+
+	for (r = 0; r < 500; r++) {
+		struct rte_mbuf *m;
+		uint8_t want[2], got[2];
+		const struct pkt_l4 *l;
+
+		random_opts(&o);
+		o.trailer = 0;
+		rng_fill(pkt, sizeof(pkt));
+		pkt_build(pkt, &o, &lay);
+		l = lay.encap && (r & 1) ? &lay.inner : &lay.outer;
+		memcpy(want, pkt + l->l4 + l->csum_off, 2);
+		memset(pkt + l->l4 + l->csum_off, 0xa5, 2);
+		if (!l->v6)
+			memset(pkt + l->l3 + 10, 0x5a, 2);
+		m = test_chain_build_random(&c, pkt, lay.len, rng);
+		CHECK(csum_mbuf_seed_l4(m, l->l3, l->l4, l->proto) == 0, "seed_l4");
+		csum_mbuf_read(m, l->l4 + l->csum_off, 2, got);
+		CHECK(memcmp(want, got, 2) == 0, "seed %02x%02x want %02x%02x",
+		      got[0], got[1], want[0], want[1]);
+		if (!l->v6) {
+			CHECK(csum_mbuf_ipv4_hdr_ok(m, l->l3) == 0, "header still bad");
+			CHECK(csum_mbuf_ipv4_hdr_fill(m, l->l3) == 0, "ipv4 fill");
+			CHECK(csum_mbuf_ipv4_hdr_ok(m, l->l3) == 1, "ipv4 fill result");
+		} else {
+			CHECK(csum_mbuf_ipv4_hdr_fill(m, l->l3) == -EINVAL, "ipv4 fill on v6");
+		}
+		CHECK(csum_mbuf_seed_l4(m, l->l3, l->l4, 1) == -EINVAL, "seed icmp");
+		CHECK(csum_mbuf_seed_l4(m, l->l4, l->l3, l->proto) == -EINVAL, "seed order");
+		CHECK(csum_mbuf_seed_l4(m, l->l3, lay.len - 4, l->proto) == -EINVAL, "seed short");
+		test_chain_free(&c);
+	}
+}
+
 int
 main(void)
 {
@@ -449,5 +491,6 @@ main(void)
 	test_errors();
 	test_crc32c_mbuf();
 	test_mangled_zero();
+	test_seed_and_hdr();
 	return test_report("test_csum_mbuf");
 }
