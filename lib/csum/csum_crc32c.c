@@ -18,12 +18,14 @@
 
 #define CRC32C_POLY 0x82f63b78u /* reflected Castagnoli */
 
-/* Block sizes of the three-way loop: long for bulk, short for packets. */
+/* Block sizes of the three-way loop: long for bulk, mid and short for packets. */
 #define CRC_LONG 2048
-#define CRC_SHORT 128
+#define CRC_MID 256
+#define CRC_SHORT 64
 
 static uint32_t byte_table[256];
 static uint32_t shift_long[4][256];
+static uint32_t shift_mid[4][256];
 static uint32_t shift_short[4][256];
 static bool have_sse42;
 static bool tables_ready;
@@ -150,6 +152,10 @@ crc32c_sse42(const uint8_t *p, size_t len, uint32_t crc)
 		p = crc3(p, CRC_LONG, shift_long, &crc);
 		len -= 3 * CRC_LONG;
 	}
+	while (len >= 3 * CRC_MID) {
+		p = crc3(p, CRC_MID, shift_mid, &crc);
+		len -= 3 * CRC_MID;
+	}
 	while (len >= 3 * CRC_SHORT) {
 		p = crc3(p, CRC_SHORT, shift_short, &crc);
 		len -= 3 * CRC_SHORT;
@@ -201,6 +207,7 @@ csum_crc32c_init(void)
 		byte_table[i] = c;
 	}
 	build_shift_tables(shift_long, CRC_LONG);
+	build_shift_tables(shift_mid, CRC_MID);
 	build_shift_tables(shift_short, CRC_SHORT);
 #ifdef CSUM_HAVE_X86
 	__builtin_cpu_init();
