@@ -1,0 +1,208 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Replay UDP tunnel scenario files (README.md in this directory) against a
+# Linux kernel with netdevsim: NIC = netdevsim port, tunnel = vxlan/geneve
+# netdev, knobs = netdevsim debugfs files, tables = debugfs table0/table1.
+# Run as root in a throw-away guest, e.g.
+#
+#   devtools/vm-run.sh --kernel <kernel/build.sh output> -- \
+#       /bin/bash tests/scenarios/udp_tunnel/replay-netdevsim.sh \
+#       tests/scenarios/udp_tunnel/*.scn
+#
+# Prints "PASSED all N checks" / "FAILED E/N checks" per file and exits
+# non-zero if any check failed. Needs modules netdevsim, vxlan, geneve,
+# debugfs, ip, ethtool.
+
+set -u
+
+NSIM_ID=$((RANDOM % 1024 + 1))
+SYS=/sys/bus/netdevsim/devices/netdevsim$NSIM_ID
+DFS=/sys/kernel/debug/netdevsim/netdevsim$NSIM_ID
+VNI=100
+total_errors=0
+
+declare -A NETDEV TUN_UP TUN_FAM
+declare -a EXP0 EXP1
+STATIC=0
+
+type_bit() {
+	case $1 in
+	vxlan) echo 1 ;;
+	geneve) echo 2 ;;
+	vxlan-gpe) echo 4 ;;
+	*) echo 0 ;;
+	esac
+}
+
+slot_val() {
+	[ "$1" = 0 ] && { echo 0; return; }
+	local port=${1%%/*} type=${1#*/}
+	echo $((port << 16 | $(type_bit "$type")))
+}
+
+slot_str() {
+	local v=$1
+	[ "$v" = 0 ] && { echo 0; return; }
+	case $((v & 0xffff)) in
+	1) echo "$((v >> 16))/vxlan" ;;
+	2) echo "$((v >> 16))/geneve" ;;
+	4) echo "$((v >> 16))/vxlan-gpe" ;;
+	*) echo "$((v >> 16))/bit$((v & 0xffff))" ;;
+	esac
+}
+
+fail() {
+	echo "ERROR $FILE:$LINE: $MSG: $*"
+	((errors++))
+}
+
+bus_down() {
+	local t
+	for t in "${!TUN_UP[@]}"; do
+		ip link del dev "$t" 2> /dev/null
+	done
+	TUN_UP=()
+	TUN_FAM=()
+	[ -e "$SYS" ] && echo "$NSIM_ID" > /sys/bus/netdevsim/del_device
+	NETDEV=()
+}
+
+bus_up() {
+	echo "$NSIM_ID" > /sys/bus/netdevsim/new_device
+	udevadm settle 2> /dev/null
+	echo 0 > "$SYS/del_port"
+	STATIC=0
+}
+
+nic_new() {
+	local id=$1 before after n
+	before=$(ls /sys/class/net)
+	echo "$id" > "$SYS/new_port" || { fail "nic new $id"; return; }
+	for _ in $(seq 50); do
+		after=$(ls /sys/class/net)
+		for n in $after; do
+			grep -qx "$n" <<< "$before" || { NETDEV[$id]=$n; return; }
+		done
+		sleep 0.02
+	done
+	fail "nic new $id: no netdev appeared"
+}
+
+tunnel_add() {
+	local name=$1 fam=$2 port=$3 type=$4 remote
+	[ "$fam" = v6 ] && remote=2001:db8::2 || remote=1.1.1.2
+	case $type in
+	vxlan) ip link add "$name" type vxlan id $((VNI++)) remote $remote dstport "$port" ;;
+	vxlan-gpe) ip link add "$name" type vxlan external gpe remote $remote dstport "$port" ;;
+	geneve) ip link add "$name" type geneve vni $((VNI++)) remote $remote dstport "$port" ;;
+	*) fail "tunnel type $type has no kernel netdev here"; return ;;
+	esac || { fail "ip link add $name"; return; }
+	ip link set dev "$name" up
+	TUN_UP[$name]=1
+	TUN_FAM[$name]=$fam
+}
+
+read_table() {
+	local id=$1 t=$2
+	cat "$DFS/ports/$id/udp_ports/table$t"
+}
+
+check() {
+	local id=$1 t i retries have want ok
+	local -a h
+	((checks++))
+	for retries in $(seq 100); do
+		ok=1
+		for t in 0 1; do
+			read -r -a h <<< "$(read_table "$id" $t)"
+			for i in 0 1 2 3; do
+				[ $t = 0 ] && want=${EXP0[$i]} || want=${EXP1[$i]}
+				[ "${h[$i]}" = "$want" ] || ok=0
+			done
+		done
+		[ $ok = 1 ] && break
+		sleep 0.02
+	done
+	if [ $ok = 0 ]; then
+		for t in 0 1; do
+			read -r -a h <<< "$(read_table "$id" $t)"
+			for i in 0 1 2 3; do
+				[ $t = 0 ] && want=${EXP0[$i]} || want=${EXP1[$i]}
+				[ "${h[$i]}" = "$want" ] ||
+					fail "nic $id table $t entry $i: expected $(slot_str "$want"), have $(slot_str "${h[$i]}")"
+			done
+		done
+		return
+	fi
+	if [ "$STATIC" = 1 ] && [ -n "${NETDEV[$id]:-}" ]; then
+		have=$(ethtool --show-tunnels "${NETDEV[$id]}" 2> /dev/null | grep -c "port 4789, vxlan")
+		[ "$have" = 1 ] || fail "nic $id: ethtool shows the static 4789 vxlan $have times"
+	fi
+}
+
+run_file() {
+	FILE=$1
+	LINE=0
+	MSG=start
+	errors=0
+	checks=0
+	EXP0=(0 0 0 0)
+	EXP1=(0 0 0 0)
+	bus_up
+	local -a w
+	while IFS= read -r raw || [ -n "$raw" ]; do
+		((LINE++))
+		case $raw in
+		"msg "*) MSG=${raw#msg }; continue ;;
+		"#"* | "") continue ;;
+		esac
+		read -r -a w <<< "$raw"
+		[ ${#w[@]} = 0 ] && continue
+		case "${w[0]} ${w[1]:-}" in
+		"set "*)
+			echo "${w[2]}" > "$DFS/udp_ports_${w[1]}" || fail "set ${w[1]}"
+			[ "${w[1]}" = static_iana_vxlan ] && STATIC=${w[2]}
+			;;
+		"nic new") nic_new "${w[2]}" ;;
+		"nic del") echo "${w[2]}" > "$SYS/del_port"; unset "NETDEV[${w[2]}]" ;;
+		"nic up") ip link set dev "${NETDEV[${w[2]}]}" up ;;
+		"nic down") ip link set dev "${NETDEV[${w[2]}]}" down ;;
+		"nic offload") ethtool -K "${NETDEV[${w[2]}]}" rx-udp_tunnel-port-offload "${w[3]}" ;;
+		"nic reset") echo 1 > "$DFS/ports/${w[2]}/udp_ports/reset" ;;
+		"nic inject_error") echo "${w[3]}" > "$DFS/ports/${w[2]}/udp_ports/inject_error" ;;
+		"tunnel add") tunnel_add "${w[2]}" "${w[3]}" "${w[4]}" "${w[5]}" ;;
+		"tunnel up") ip link set dev "${w[2]}" up ;;
+		"tunnel down") ip link set dev "${w[2]}" down ;;
+		"tunnel del") ip link del dev "${w[2]}"; unset "TUN_UP[${w[2]}]" ;;
+		"tunnel flush")
+			for t in "${!TUN_UP[@]}"; do ip link del dev "$t"; done
+			TUN_UP=()
+			;;
+		"expect table")
+			local -a vals=()
+			for s in "${w[@]:3}"; do vals+=("$(slot_val "$s")"); done
+			if [ "${w[2]}" = 0 ]; then EXP0=("${vals[@]}"); else EXP1=("${vals[@]}"); fi
+			;;
+		"check "*) check "${w[1]}" ;;
+		"bus reset") bus_down; bus_up ;;
+		*) fail "unknown command: $raw" ;;
+		esac
+	done < "$FILE"
+	bus_down
+	if [ $errors = 0 ]; then
+		echo "$FILE: PASSED all $checks checks"
+	else
+		echo "$FILE: FAILED $errors errors in $checks checks"
+	fi
+	((total_errors += errors))
+}
+
+modprobe netdevsim || exit 1
+modprobe vxlan || exit 1
+modprobe geneve || exit 1
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+for f in "$@"; do
+	run_file "$f"
+done
+[ $total_errors = 0 ]
