@@ -16,7 +16,9 @@
 #   --kernel DIR|FILE  a kernel/build.sh output dir (or a bzImage inside one);
 #                      default: the output of kernel/build.sh (instant when
 #                      cached; builds the kernel otherwise)
-#   --nic MODEL[@LINK] add a NIC (repeatable; guest order = option order).
+#   --nic MODEL[,PROP=VAL...][@LINK]
+#                      add a NIC (repeatable; guest order = option order).
+#                      PROPs are passed to QEMU's -device (guest_csum=off).
 #                      MODEL: virtio, e1000, e1000e, rtl8139: a QEMU hub
 #                      port on hub LINK (default link: 0; NICs on the same
 #                      link see each other's frames, like on a hub);
@@ -158,6 +160,14 @@ declare -A HUBS=() BRIDGES=()
 i=0
 for spec in "${NICS[@]}"; do
 	model=${spec%@*}
+	# MODEL,PROP=VAL,...: extra QEMU device properties (e.g. guest_csum=off).
+	props=
+	if [[ $model == *,* ]]; then
+		props=,${model#*,}
+		model=${model%%,*}
+		[[ $props =~ ^(,[A-Za-z0-9_.-]+=[A-Za-z0-9_.-]+)+$ ]] ||
+			die "--nic $spec: properties must be ,name=value,..."
+	fi
 	link=0
 	[[ $spec == *@* ]] && link=${spec#*@}
 	[[ $link =~ ^[A-Za-z0-9]{1,8}$ ]] || die "--nic $spec: link name must be 1-8 letters/digits"
@@ -183,7 +193,7 @@ for spec in "${NICS[@]}"; do
 		HUBS[$link]=${HUBS[$link]:-$((${#HUBS[@]}))}
 		QEMU+=(-netdev "hubport,id=n$i,hubid=${HUBS[$link]}")
 	fi
-	QEMU+=(-device "$dev,netdev=n$i,mac=$mac,addr=$slot")
+	QEMU+=(-device "$dev,netdev=n$i,mac=$mac,addr=$slot$props")
 	echo "$i $model $link $mac" >> "$OUTDIR/nics"
 	i=$((i + 1))
 done
