@@ -15,6 +15,8 @@
 #include "mock_nic.h"
 
 #define MAX_TUNNELS	64
+/* A dual-stack tunnel (Linux "external" devices): one v6 and one v4 user. */
+#define FAMILY_DUAL	(-2)
 #define MAX_WORDS	16
 
 struct tunnel {
@@ -36,6 +38,7 @@ struct run {
 	unsigned int checks;
 	unsigned int errors;
 	bool verbose;
+	bool injected;	/* the file injects device errors */
 };
 
 static void
@@ -150,10 +153,19 @@ tunnel_set_up(struct run *run, struct tunnel *t, bool up)
 
 	if (t->up == up)
 		return;
-	if (up)
+	if (t->family == FAMILY_DUAL) {
+		/* Linux opens the v6 socket first and releases v4 first. */
+		if (up)
+			rc = udp_tunnel_port_add(run->bus.reg, AF_INET6, t->port, t->type) |
+				udp_tunnel_port_add(run->bus.reg, AF_INET, t->port, t->type);
+		else
+			rc = udp_tunnel_port_del(run->bus.reg, AF_INET, t->port, t->type) |
+				udp_tunnel_port_del(run->bus.reg, AF_INET6, t->port, t->type);
+	} else if (up) {
 		rc = udp_tunnel_port_add(run->bus.reg, t->family, t->port, t->type);
-	else
+	} else {
 		rc = udp_tunnel_port_del(run->bus.reg, t->family, t->port, t->type);
+	}
 	if (rc != 0)
 		fail(run, "tunnel %s %s: %d", t->name, up ? "up" : "down", rc);
 	t->up = up;
@@ -304,6 +316,7 @@ cmd_nic(struct run *run, char **w, int n)
 		rc = 0;
 	} else if (strcmp(w[1], "inject_error") == 0 && n == 4) {
 		nic->inject_error = atoi(w[3]);
+		run->injected = true;
 		rc = 0;
 	} else
 		goto usage;
@@ -333,10 +346,11 @@ cmd_tunnel(struct run *run, char **w, int n)
 			return;
 		}
 		t->family = strcmp(w[3], "v6") == 0 ? AF_INET6 :
-			strcmp(w[3], "v4") == 0 ? AF_INET : -1;
+			strcmp(w[3], "v4") == 0 ? AF_INET :
+			strcmp(w[3], "dual") == 0 ? FAMILY_DUAL : -1;
 		t->port = (uint16_t)strtoul(w[4], NULL, 10);
 		t->type = udp_tunnel_type_by_name(run->bus.reg, w[5]);
-		if (t->family < 0 || t->port == 0 || t->type == 0) {
+		if (t->family == -1 || t->port == 0 || t->type == 0) {
 			fail(run, "bad tunnel %s", w[2]);
 			t->used = false;
 			return;
@@ -447,9 +461,17 @@ run_file(const char *path, bool verbose)
 
 	cmd_tunnel(run, (char *[]){ "tunnel", "flush" }, 2);
 	mock_bus_cleanup(&run->bus);
-	if (run->bus.warnings != 0)
+	/*
+	 * After an injected failure Linux retries operations the device may
+	 * or may not have done (and netdevsim WARNs): only a file without
+	 * injected errors must never make the device complain.
+	 */
+	if (run->bus.warnings != 0 && !run->injected)
 		fail(run, "the device complained %u times (set on a busy slot or unset of a missing one)",
 			run->bus.warnings);
+	else if (run->bus.warnings != 0)
+		printf("%s: %u device complaints after injected errors (as Linux)\n",
+			path, run->bus.warnings);
 	if (udp_tunnel_registry_destroy(run->bus.reg) != 0)
 		fail(run, "registry destroy failed");
 	udp_tunnel_set_log(NULL, NULL);

@@ -64,6 +64,8 @@ bus_down() {
 	done
 	TUN_UP=()
 	TUN_FAM=()
+	DUAL_SLOT=()
+	DUAL_OF=()
 	[ -e "$SYS" ] && echo "$NSIM_ID" > /sys/bus/netdevsim/del_device
 	NETDEV=()
 }
@@ -89,13 +91,30 @@ nic_new() {
 	fail "nic new $id: no netdev appeared"
 }
 
+# "dual" = an external (collect_md) device: Linux opens a v6 and a v4
+# socket for it. Two of them may share a port if one is configured v4 and
+# the other v6: DUAL_SLOT["port/type/v4|v6"] = the device holding that one.
+declare -A DUAL_SLOT DUAL_OF
 tunnel_add() {
-	local name=$1 fam=$2 port=$3 type=$4 remote
+	local name=$1 fam=$2 port=$3 type=$4 remote ext="" key
 	[ "$fam" = v6 ] && remote=2001:db8::2 || remote=1.1.1.2
+	if [ "$fam" = dual ]; then
+		key=$port/$type/v4
+		if [ -n "${DUAL_SLOT[$key]:-}" ]; then
+			key=$port/$type/v6
+			remote=2001:db8::2
+		fi
+		DUAL_SLOT[$key]=$name
+		DUAL_OF[$name]=$key
+		ext=external
+	elif [ "$type" = vxlan-gpe ]; then
+		fail "vxlan-gpe exists only as an external (dual) device in Linux"
+		return
+	fi
 	case $type in
-	vxlan) ip link add "$name" type vxlan id $((VNI++)) remote $remote dstport "$port" ;;
+	vxlan) ip link add "$name" type vxlan ${ext:-id $((VNI++))} remote $remote dstport "$port" ;;
 	vxlan-gpe) ip link add "$name" type vxlan external gpe remote $remote dstport "$port" ;;
-	geneve) ip link add "$name" type geneve vni $((VNI++)) remote $remote dstport "$port" ;;
+	geneve) ip link add "$name" type geneve ${ext:-vni $((VNI++))} remote $remote dstport "$port" ;;
 	*) fail "tunnel type $type has no kernel netdev here"; return ;;
 	esac || { fail "ip link add $name"; return; }
 	ip link set dev "$name" up
@@ -174,10 +193,19 @@ run_file() {
 		"tunnel add") tunnel_add "${w[2]}" "${w[3]}" "${w[4]}" "${w[5]}" ;;
 		"tunnel up") ip link set dev "${w[2]}" up ;;
 		"tunnel down") ip link set dev "${w[2]}" down ;;
-		"tunnel del") ip link del dev "${w[2]}"; unset "TUN_UP[${w[2]}]" ;;
+		"tunnel del")
+			ip link del dev "${w[2]}"
+			unset "TUN_UP[${w[2]}]"
+			if [ -n "${DUAL_OF[${w[2]}]:-}" ]; then
+				unset "DUAL_SLOT[${DUAL_OF[${w[2]}]}]"
+				unset "DUAL_OF[${w[2]}]"
+			fi
+			;;
 		"tunnel flush")
 			for t in "${!TUN_UP[@]}"; do ip link del dev "$t"; done
 			TUN_UP=()
+			DUAL_SLOT=()
+			DUAL_OF=()
 			;;
 		"expect table")
 			local -a vals=()
