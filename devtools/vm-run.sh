@@ -37,6 +37,7 @@
 #   --outdir DIR       run directory (default: a new dir under
 #                      $HWCSUM_CACHE/vm-runs): console.log, status, and
 #                      whatever the guest writes to $HWCSUM_OUT (= this dir)
+#   --env NAME=VALUE   export NAME=VALUE to COMMAND in the guest (repeatable)
 #   --quiet            do not copy the guest console to stdout
 #   -h, --help         this text
 #
@@ -63,6 +64,7 @@ TIMEOUT=900
 APPEND=
 OUTDIR=
 QUIET=0
+GUEST_ENV=()
 
 T0=$(date +%s)
 say() { echo "[vm-run +$(($(date +%s) - T0))s] $*" >&2; }
@@ -79,6 +81,12 @@ while [ $# -gt 0 ]; do
 	--timeout) need_arg "$@"; TIMEOUT=$2; shift ;;
 	--append) need_arg "$@"; APPEND=$2; shift ;;
 	--outdir) need_arg "$@"; OUTDIR=$2; shift ;;
+	--env)
+		need_arg "$@"
+		[[ $2 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants NAME=VALUE, got '$2'"
+		GUEST_ENV+=("$2")
+		shift
+		;;
 	--quiet) QUIET=1 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -143,6 +151,9 @@ printf '%s\0' "${CMD[@]}" > "$OUTDIR/argv"
 	printf 'HWCSUM_CWD=%q\n' "$CWD"
 	printf 'HWCSUM_GUEST_TIMEOUT=%q\n' "$((TIMEOUT - 30))"
 	echo "export HWCSUM_KERNEL_DIR"
+	for kv in "${GUEST_ENV[@]}"; do
+		printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
+	done
 } > "$OUTDIR/env"
 
 # NICs and links.

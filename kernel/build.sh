@@ -6,6 +6,9 @@
 #   kernel/build.sh                 patched kernel (kernel/patches/*.patch)
 #   kernel/build.sh --unpatched     the same kernel without any patch
 #                                   (also: HWCSUM_KERNEL_UNPATCHED=1)
+#   kernel/build.sh --patches DIR   DIR/*.patch instead of kernel/patches
+#                                   (for developing a series; also:
+#                                   HWCSUM_KERNEL_PATCHES=DIR)
 #
 # Steps: unpack /usr/src/linux-source-6.1.tar.xz into a persistent build tree
 # outside git, bring that tree to exactly "pristine + the series" (patches in
@@ -36,6 +39,7 @@ SOURCE_PACKAGE=linux-source-6.1
 JOBS=${HWCSUM_JOBS:-2}
 VARIANT=patched
 [ "${HWCSUM_KERNEL_UNPATCHED:-0}" = 1 ] && VARIANT=unpatched
+PATCH_DIR=${HWCSUM_KERNEL_PATCHES:-$HERE/patches}
 KEEP_OUTPUTS=8
 
 usage() {
@@ -46,6 +50,11 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--unpatched) VARIANT=unpatched ;;
 	--patched) VARIANT=patched ;;
+	--patches)
+		[ $# -ge 2 ] || { echo "build.sh: --patches needs a directory" >&2; exit 2; }
+		PATCH_DIR=$2
+		shift
+		;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
@@ -67,7 +76,9 @@ done
 PATCHES=()
 if [ "$VARIANT" = patched ]; then
 	shopt -s nullglob
-	PATCHES=("$HERE"/patches/*.patch)
+	[ -d "$PATCH_DIR" ] || [ "$PATCH_DIR" = "$HERE/patches" ] ||
+		die "patch directory $PATCH_DIR not found"
+	PATCHES=("$PATCH_DIR"/*.patch)
 	shopt -u nullglob
 fi
 shopt -s nullglob

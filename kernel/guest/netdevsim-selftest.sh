@@ -18,10 +18,11 @@ dir="${HWCSUM_KERNEL_DIR:?not in a vm-run.sh guest}/selftests/netdevsim"
 command -v ethtool > /dev/null || { echo "FAIL: ethtool missing (devtools/setup.sh)"; exit 1; }
 command -v ifconfig > /dev/null || { echo "FAIL: ifconfig missing (net-tools, devtools/setup.sh)"; exit 1; }
 
-log=/tmp/selftest.log
+# The log goes to the shared run directory: it survives a guest timeout.
+log="${HWCSUM_OUT:-/tmp}/${script%.sh}.log"
 start=$(date +%s)
 echo "running $script from $dir"
-(cd "$dir" && bash "./$script") > "$log" 2>&1 &
+(cd "$dir" && bash ${HWCSUM_SELFTEST_TRACE:+-x} "./$script") > "$log" 2>&1 &
 pid=$!
 while kill -0 "$pid" 2> /dev/null; do
 	for _ in $(seq 30); do
@@ -29,13 +30,12 @@ while kill -0 "$pid" 2> /dev/null; do
 		sleep 1
 	done
 	kill -0 "$pid" 2> /dev/null &&
-		echo "$script still running, $(($(date +%s) - start)) s, $(grep -c '^ERROR' "$log") errors so far"
+		echo "$script still running, $(($(date +%s) - start)) s, $(grep -c '^ERROR' "$log") errors so far (log: $log)"
 done
 wait "$pid"
 rc=$?
 cat "$log"
 echo "$script exited $rc after $(($(date +%s) - start)) s"
-cp "$log" "$HWCSUM_OUT/${script%.sh}.log" 2> /dev/null
 
 checks=$(sed -n 's/^PASSED all \([0-9][0-9]*\) checks$/\1/p' "$log" | tail -n1)
 if [ "$rc" != 0 ] || [ -z "$checks" ]; then
