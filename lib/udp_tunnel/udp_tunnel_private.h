@@ -62,6 +62,7 @@ struct ut_user {
 	uint16_t port;
 	unsigned int type;
 	unsigned int refcnt;
+	uint64_t seq;		/* creation order, for Linux's push order */
 	struct ut_user *next;	/* oldest first */
 };
 
@@ -79,6 +80,7 @@ struct udp_tunnel_registry {
 	atomic_uint n_types;
 
 	struct ut_user *users;
+	uint64_t user_seq;
 	struct udp_tunnel_dev *devs;
 
 	/* Deferred work (MAY_SLEEP syncs, replays), run by one worker. */

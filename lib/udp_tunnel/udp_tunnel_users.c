@@ -79,22 +79,90 @@ fan_out(struct udp_tunnel_registry *reg, const struct ut_user *u, bool add)
 	}
 }
 
+/*
+ * The order in which Linux 6.1 offers the existing sockets to a device
+ * (udp_tunnel_get_rx_info / drop_rx_info): each tunnel driver's netdevice
+ * notifier in turn, vxlan first (VXLAN and VXLAN-GPE sockets), then
+ * geneve; vxlan walks its 256 port hash buckets, hash_32(port, 8), each
+ * bucket newest socket first; geneve walks its socket list newest first.
+ * When a replay finds fewer free slots than ports, this order decides
+ * which port gets in and where, so the registry follows it. GUE and types
+ * registered at run time come after geneve, newest first.
+ */
+static unsigned int
+push_rank(unsigned int type)
+{
+	if (type == UDP_TUNNEL_TYPE_VXLAN || type == UDP_TUNNEL_TYPE_VXLAN_GPE)
+		return 0;
+	if (type == UDP_TUNNEL_TYPE_GENEVE)
+		return 1;
+	return 2 + (unsigned int)ut_type_index(type);
+}
+
+static unsigned int
+push_bucket(const struct ut_user *u)
+{
+	/* Linux hash_32(port, PORT_HASH_BITS = 8), generic x86 flavour */
+	if (push_rank(u->type) != 0)
+		return 0;
+	return ((uint32_t)u->port * 0x61C88647u) >> 24;
+}
+
+static int
+push_cmp(const void *a, const void *b)
+{
+	const struct ut_user *ua = *(const struct ut_user *const *)a;
+	const struct ut_user *ub = *(const struct ut_user *const *)b;
+	unsigned int ra = push_rank(ua->type), rb = push_rank(ub->type);
+
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if (push_bucket(ua) != push_bucket(ub))
+		return push_bucket(ua) < push_bucket(ub) ? -1 : 1;
+	return ua->seq > ub->seq ? -1 : ua->seq < ub->seq;	/* newest first */
+}
+
 /* Linux udp_tunnel_get_rx_info / drop_rx_info for one device. */
 void
 ut_users_push(struct udp_tunnel_dev *dev, bool add)
 {
 	struct udp_tunnel_port_info ti;
-	struct ut_user *u;
+	struct ut_user *u, **order;
+	size_t n = 0, i;
 
 	if (!dev->offload)
 		return;
-	for (u = dev->reg->users; u != NULL; u = u->next) {
-		user_info(u, &ti);
+	for (u = dev->reg->users; u != NULL; u = u->next)
+		n++;
+	if (n == 0)
+		return;
+	order = malloc(n * sizeof(*order));
+	if (order == NULL) {
+		ut_log(UDP_TUNNEL_LOG_ERR,
+			"dev %s: out of memory ordering %zu ports for %s; using creation order",
+			dev->name, n, add ? "replay" : "removal");
+		for (u = dev->reg->users; u != NULL; u = u->next) {
+			user_info(u, &ti);
+			if (add)
+				ut_nic_add_port(dev, &ti);
+			else
+				ut_nic_del_port(dev, &ti);
+		}
+		return;
+	}
+	i = 0;
+	for (u = dev->reg->users; u != NULL; u = u->next)
+		order[i++] = u;
+	qsort(order, n, sizeof(*order), push_cmp);
+	/* Callbacks cannot touch the user list: the lock is held throughout. */
+	for (i = 0; i < n; i++) {
+		user_info(order[i], &ti);
 		if (add)
 			ut_nic_add_port(dev, &ti);
 		else
 			ut_nic_del_port(dev, &ti);
 	}
+	free(order);
 }
 
 static int
@@ -162,6 +230,7 @@ udp_tunnel_port_add(struct udp_tunnel_registry *reg, int family, uint16_t port,
 	u->port = port;
 	u->type = type;
 	u->refcnt = 1;
+	u->seq = reg->user_seq++;
 	for (tail = &reg->users; *tail != NULL; tail = &(*tail)->next)
 		;
 	*tail = u;
