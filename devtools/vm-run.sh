@@ -54,6 +54,9 @@
 # could not be started or ended without reporting a status (kernel panic,
 # init failure: see console.log).
 
+# The whole script is one compound command: bash parses it completely
+# before running it, so editing this file cannot break runs in progress.
+{
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -257,3 +260,5 @@ fi
 rc=$(cat "$OUTDIR/status")
 say "guest command exit status $rc after $(($(date +%s) - T0)) s (console: $OUTDIR/console.log)"
 exit "$rc"
+exit
+}

@@ -28,6 +28,9 @@
 # (default 2: the machine is shared), HWCSUM_KERNEL_TARBALL (default
 # /usr/src/linux-source-6.1.tar.xz).
 
+# The whole script is one compound command: bash parses it completely
+# before running it, so editing this file cannot break runs in progress.
+{
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -267,3 +270,5 @@ ls -1dt "$CACHE"/out/*-* 2>/dev/null | grep -v '\.tmp\.' | tail -n +$((KEEP_OUTP
 
 say "done: $VARIANT kernel $RELEASE in $(($(date +%s) - T0)) s"
 echo "$OUT"
+exit
+}
