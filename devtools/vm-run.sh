@@ -6,8 +6,10 @@
 #   devtools/vm-run.sh [options] [--] COMMAND [ARGS...]
 #
 # The guest's root is the host's root, read-only over virtio-9p, so COMMAND
-# and everything it uses are the host's files (they must not live under
-# /tmp, /run or /dev: the guest mounts its own tmpfs there). The guest gets
+# and everything it uses are the host's files. The guest mounts its own
+# tmpfs on /tmp and /var/tmp; the repository, the working directory and
+# COMMAND's directory are bound back over it when they live there (a clone
+# under /tmp works). Nothing may live under /run or /dev. The guest gets
 # tmpfs on /tmp, /run, /var/tmp, /dev/shm, hugetlbfs on /dev/hugepages,
 # debugfs, and the kernel's modules at /lib/modules/$(uname -r).
 # COMMAND's exit status becomes this script's exit status.
@@ -114,9 +116,20 @@ done
 # Paths the guest reads must be visible through the read-only host root.
 guest_visible() {
 	case "$(readlink -f "$1")" in
-	/tmp | /tmp/* | /run | /run/* | /var/run/* | /dev/* | /proc/* | /sys/*) return 1 ;;
+	/run | /run/* | /var/run/* | /dev/* | /proc/* | /sys/*) return 1 ;;
 	esac
 	return 0
+}
+
+# Host directories under the guest's own tmpfs (/tmp, /var/tmp) that the
+# guest must still see: init.sh binds them back from the host root.
+GUEST_KEEP=()
+guest_keep() {
+	local d
+	d=$(readlink -f "$1")
+	case "$d" in
+	/tmp/* | /var/tmp/*) GUEST_KEEP+=("$d") ;;
+	esac
 }
 
 CMD=("$@")
@@ -127,6 +140,9 @@ if [[ ${CMD[0]} == */* ]]; then
 fi
 CWD=$(pwd)
 guest_visible "$CWD" || CWD=/
+guest_keep "$REPO"
+guest_keep "$CWD"
+[[ ${CMD[0]} == /* ]] && guest_keep "$(dirname "${CMD[0]}")"
 
 # Kernel.
 if [ -z "$KERNEL" ]; then
@@ -160,6 +176,9 @@ printf '%s\0' "${CMD[@]}" > "$OUTDIR/argv"
 	printf 'HWCSUM_KERNEL_DIR=%q\n' "$KERNEL"
 	printf 'HWCSUM_CWD=%q\n' "$CWD"
 	printf 'HWCSUM_GUEST_TIMEOUT=%q\n' "$((TIMEOUT - 30))"
+	printf 'HWCSUM_GUEST_KEEP=('
+	for k in "${GUEST_KEEP[@]}"; do printf '%q ' "$k"; done
+	echo ')'
 	echo "export HWCSUM_KERNEL_DIR"
 	for kv in "${GUEST_ENV[@]}"; do
 		printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"

@@ -35,6 +35,9 @@ must_mount() {
 must_mount proc -t proc proc /proc
 must_mount sysfs -t sysfs sysfs /sys
 mountpoint -q /dev || must_mount devtmpfs -t devtmpfs devtmpfs /dev
+# The host root stays reachable at /mnt, under the tmpfs mounts below, so
+# host directories under /tmp or /var/tmp can be bound back (see vm-run.sh).
+must_mount "host root at /mnt" --bind / /mnt
 must_mount /run -t tmpfs -o mode=0755 tmpfs /run
 must_mount /tmp -t tmpfs -o mode=1777 tmpfs /tmp
 must_mount /var/tmp -t tmpfs -o mode=1777 tmpfs /var/tmp
@@ -58,6 +61,10 @@ must_mount "the run directory (9p tag hwcsumrun)" -t 9p \
 [ -r "$RUN/env" ] || { log "FATAL: $RUN/env missing"; power_off; }
 # shellcheck source=/dev/null
 . "$RUN/env"
+for keep in "${HWCSUM_GUEST_KEEP[@]}"; do
+	mkdir -p "$keep"
+	must_mount "host $keep" --bind "/mnt$keep" "$keep"
+done
 
 # The host has no /lib/modules: an overlay (tmpfs upper) on /usr/lib makes
 # room for a link to the modules of the kernel that is running.
