@@ -79,6 +79,24 @@ can_be_up(unsigned int i)
 	return same < 2;
 }
 
+/*
+ * Linux keeps one external device per (port, configured family) whether it
+ * is up or not: at most two dual tunnels of a type may exist on a port.
+ */
+static bool
+dual_room(unsigned int i)
+{
+	unsigned int j, n = 0;
+
+	if (tuns[i].fam != FAM_DUAL)
+		return true;
+	for (j = 0; j < MAX_TUN; j++)
+		if (j != i && tuns[j].exists && tuns[j].fam == FAM_DUAL &&
+				tuns[j].p == tuns[i].p && tuns[j].t == tuns[i].t)
+			n++;
+	return n < 2;
+}
+
 static void
 user_one(int family, unsigned int i, bool up)
 {
@@ -152,7 +170,7 @@ step(unsigned long s, bool shared)
 			tuns[i].fam = FAM_DUAL;	/* Linux has GPE external only */
 		tuns[i].up = false;
 		tuns[i].exists = true;
-		if (!can_be_up(i)) {
+		if (!can_be_up(i) || !dual_room(i)) {
 			tuns[i].exists = false;
 			return;
 		}
