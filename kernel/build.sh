@@ -275,8 +275,9 @@ touch "$TMP/complete"
 rm -rf "$OUT"
 mv "$TMP" "$OUT"
 
-# Keep the newest few outputs only.
-ls -1dt "$CACHE"/out/*-* 2>/dev/null | grep -v '\.tmp\.' | tail -n +$((KEEP_OUTPUTS + 1)) |
+# Keep the newest few outputs of this variant only (development builds of
+# the patched kernel must not evict the unpatched one).
+ls -1dt "$CACHE"/out/"$VARIANT"-* 2>/dev/null | grep -v '\.tmp\.' | tail -n +$((KEEP_OUTPUTS + 1)) |
 	while read -r old; do rm -rf "$old"; done
 
 say "done: $VARIANT kernel $RELEASE in $(($(date +%s) - T0)) s"
