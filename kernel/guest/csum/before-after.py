@@ -3,9 +3,10 @@
 """Markdown table of the 8139cp transmit checksum decisions, unpatched
 against patched kernel, from two analyzed rtl8139 runs of the suite:
 
-    before-after.py UNPATCHED_RUNDIR PATCHED_RUNDIR
+    before-after.py UNPATCHED PATCHED
 
-(each RUNDIR holds the csum-table.json that analyze.py wrote). Per case, in
+(each a csum-rtl8139.json that tests/kernel/csum-suite.sh wrote, or a run
+directory with the csum-table.json of analyze.py). Per case, in
 frames the sending NIC transmitted: "chip" = handed to the driver as
 CHECKSUM_PARTIAL and filled by the chip, "driver sw" = resolved by the
 patched driver through skb_csum_offload_help(), "stack sw" = resolved by
@@ -20,8 +21,12 @@ import os
 import sys
 
 
-def load(run):
-    with open(os.path.join(run, 'csum-table.json')) as f:
+def load(path):
+    """A table JSON (tests/kernel/csum-suite.sh writes csum-MODEL.json) or
+    a run directory analyzed by analyze.py alone (csum-table.json)."""
+    if os.path.isdir(path):
+        path = os.path.join(path, 'csum-table.json')
+    with open(path) as f:
         return json.load(f)
 
 
