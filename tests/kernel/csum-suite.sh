@@ -70,16 +70,25 @@ cp "$RUN/csum-table.txt" "$RESULTS/csum-$MODEL.txt" 2>/dev/null
 
 # tshark's opinion of every frame a NIC received (FOU payloads decoded as
 # IP; GUE has no dissector, analyze.py covers it). Status 0 is "Bad".
+# One exception: a TCP checksum of 0xffff where the computed value is 0x0000
+# is what Linux's own skb_checksum_help() writes (CSUM_MANGLED_0, for every
+# protocol) and is the same number in ones' complement; tshark calls it bad
+# after RFC 1624. It happens to about one segment in 65536, so it must not
+# make the suite flaky: it is counted, and reported, as good.
 tshark_check() {
-	local pcap=$1 mac=$2 out bad good
+	local pcap=$1 mac=$2 out bad good mangled
 	out=$(tshark -r "$pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
 		-o tcp.check_checksum:TRUE -d udp.port==5555,ip -d udp.port==5565,ipv6 \
-		-Y "eth.dst==$mac" -T fields -e ip.checksum.status \
-		-e udp.checksum.status -e tcp.checksum.status 2>/dev/null) || {
+		-Y "eth.dst==$mac" -T fields -E separator=/t -e ip.checksum.status \
+		-e udp.checksum.status -e tcp.checksum.status -e tcp.checksum \
+		-e tcp.checksum_calculated 2>/dev/null) || {
 		echo "tshark: cannot read $pcap"; return 1; }
+	mangled=$(echo "$out" | awk -F'\t' '$3 == "0" && $4 == "0xffff" && $5 == "0x0000"' | wc -l)
+	out=$(echo "$out" | awk -F'\t' '!($3 == "0" && $4 == "0xffff" && $5 == "0x0000") { print $1 "\t" $2 "\t" $3 }
+		$3 == "0" && $4 == "0xffff" && $5 == "0x0000" { print $1 "\t" $2 "\t1" }')
 	bad=$(echo "$out" | grep -c '\b0\b')
 	good=$(echo "$out" | grep -c '\b1\b')
-	echo "tshark $(basename "$pcap"): frames to $mac: $good with verified good checksums, $bad with a bad one"
+	echo "tshark $(basename "$pcap"): frames to $mac: $good with verified good checksums ($mangled TCP 0xffff for 0x0000), $bad with a bad one"
 	[ "$bad" = 0 ] && [ "$good" -gt 0 ]
 }
 mac0=$(awk '$1 == 0 { print $4 }' "$RUN/nics")
