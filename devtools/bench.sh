@@ -20,7 +20,10 @@ mapfile -t NAMES < <("$BENCH" --help | awk '/^benchmarks:/ { on = 1; next } on &
 for name in "${NAMES[@]}"; do
 	echo "== hwcsum-bench $name"
 	"$BENCH" "$name" --json "$OUTDIR/$name.json"
-	plot="$HERE/app/hwcsum-bench/plot_$name.py"
+	case "$name" in
+	crc32c) plot="$HERE/app/hwcsum-bench/plot_csum.py" ;;	# same JSON shape
+	*) plot="$HERE/app/hwcsum-bench/plot_$name.py" ;;
+	esac
 	if [ -f "$plot" ]; then
 		/usr/bin/python3 "$plot" "$OUTDIR/$name.json" "$OUTDIR/$name.png"
 		echo "plot: $OUTDIR/$name.png"

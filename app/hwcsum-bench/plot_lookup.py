@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Plot hwcsum-bench lookup JSON: ns per packet, lock-free beside the locks.
+
+usage: /usr/bin/python3 app/hwcsum-bench/plot_lookup.py build/bench/lookup.json [out.png]
+"""
+import json
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+CONTENDERS = ["lock-free", "mutex", "rwlock"]
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    src = argv[1]
+    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
+    with open(src) as f:
+        cases = json.load(f)["cases"]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    width = 0.8 / len(CONTENDERS)
+    for i, name in enumerate(CONTENDERS):
+        xs = [c + (i - 1) * width for c in range(len(cases))]
+        ys = [case[name] for case in cases]
+        bars = ax.bar(xs, ys, width, label=name)
+        for bar, case in zip(bars, cases):
+            if name != "lock-free":
+                ratio = case[name] / case["lock-free"]
+                ax.annotate(f"{ratio:.1f}x", (bar.get_x() + width / 2, bar.get_height()),
+                            ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels([c["case"] for c in cases])
+    ax.set_ylabel("ns per lookup (lower is better)")
+    ax.set_title("UDP port -> tunnel type lookup (ratio vs lock-free above bars)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
