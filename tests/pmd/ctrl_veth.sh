@@ -5,17 +5,8 @@
 # veth end) are read back from the kernel after testpmd has exited, so the
 # check does not depend on what hwcsum itself reports.
 PMD_SO=$1
-if [ -z "$HWCSUM_IN_NETNS" ]; then
-	HWCSUM_IN_NETNS=1 exec unshare -n "$0" "$@"
-fi
 . "$(dirname "$0")/lib.sh"
-
-set -e
-sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-ip link add veth0 type veth peer name veth1
-ip link set veth0 up
-ip link set veth1 up
-set +e
+private_veth_pair "$@"
 
 VDEVS="--vdev net_af_packet0,iface=veth0 --vdev net_hwcsum0,sub=net_af_packet0"
 

@@ -4,18 +4,8 @@
 # of a veth pair in a private network namespace: what one hwcsum port
 # transmits crosses the kernel and must all arrive at the other one.
 PMD_SO=$1
-if [ -z "$HWCSUM_IN_NETNS" ]; then
-	HWCSUM_IN_NETNS=1 exec unshare -n "$0" "$@"
-fi
 . "$(dirname "$0")/lib.sh"
-
-set -e
-# No IPv6 (no DAD, no router solicitations): only testpmd's packets cross.
-sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-ip link add veth0 type veth peer name veth1
-ip link set veth0 up
-ip link set veth1 up
-set +e
+private_veth_pair "$@"
 
 VDEVS="--vdev net_af_packet0,iface=veth0 --vdev net_af_packet1,iface=veth1"
 VDEVS="$VDEVS --vdev net_hwcsum0,sub=net_af_packet0 --vdev net_hwcsum1,sub=net_af_packet1"

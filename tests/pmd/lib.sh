@@ -42,6 +42,19 @@ burst_commands() {
 	echo "quit"
 }
 
+# private_veth_pair "$@": re-run the calling script in a private network
+# namespace, then create veth0/veth1 there, up, without IPv6 (no DAD, no
+# router solicitations): only the test's own packets cross the pair.
+private_veth_pair() {
+	if [ -z "${HWCSUM_IN_NETNS:-}" ]; then
+		HWCSUM_IN_NETNS=1 exec unshare -n "$0" "$@"
+	fi
+	sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 &&
+	ip link add veth0 type veth peer name veth1 &&
+	ip link set veth0 up &&
+	ip link set veth1 up || { echo "FAIL: cannot set up the veth pair"; exit 1; }
+}
+
 finish() {
 	if [ "$FAILS" -ne 0 ]; then
 		echo "--- last testpmd output ---"
