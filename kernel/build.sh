@@ -197,10 +197,12 @@ nice scripts/kconfig/merge_config.sh -m .config "${FRAGMENTS[@]}" >> "$LOG" 2>&1
 	die "merge_config.sh failed (see $LOG)"
 nice make -s olddefconfig >> "$LOG" 2>&1 || die "make olddefconfig failed (see $LOG)"
 missing=0
-# The unpatched kernel lacks the options the series itself adds (such as its
-# KUnit tests): there, skip the options no Kconfig of the tree defines.
+# The unpatched kernel, and a part of the series (--patches DIR, e.g. to
+# check that each patch builds on its own), lack options the full series
+# adds (such as its KUnit tests): there, skip the options no Kconfig of the
+# tree defines. The real series is always checked strictly.
 KCONFIG_SYMS=
-if [ "$VARIANT" = unpatched ]; then
+if [ "$VARIANT" = unpatched ] || [ "$(readlink -f "$PATCH_DIR")" != "$(readlink -f "$HERE/patches")" ]; then
 	KCONFIG_SYMS=$(grep -rhoE --include='Kconfig*' '^(menu)?config [A-Za-z0-9_]+' . |
 		awk '{ print "CONFIG_" $2 }' | sort -u)
 fi
@@ -211,7 +213,7 @@ for f in "${FRAGMENTS[@]}"; do
 			opt=${line%%=*}
 			want=${line#*=}
 			if [ -n "$KCONFIG_SYMS" ] && ! grep -qx "$opt" <<< "$KCONFIG_SYMS"; then
-				say "unpatched: skipping $opt (defined by the series)"
+				say "skipping $opt: no Kconfig of this tree defines it"
 				continue
 			fi
 			have=$(grep -m1 "^$opt=" .config | cut -d= -f2- || true)
