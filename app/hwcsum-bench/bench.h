@@ -2,6 +2,8 @@
 #ifndef HWCSUM_BENCH_H
 #define HWCSUM_BENCH_H
 
+#include <stdio.h>
+
 /*
  * hwcsum-bench runs one named benchmark; each lives in its own file and
  * registers itself with BENCH_REGISTER so main.c needs no list.
@@ -14,6 +16,13 @@ struct bench {
 };
 
 void bench_register(struct bench *b);
+
+/* Monotonic time in seconds. */
+double bench_now(void);
+
+/* Create the directories in front of path and open it for writing; on
+ * failure say why (naming the benchmark) and return NULL. */
+FILE *bench_json_open(const char *bench, const char *path);
 
 #define BENCH_REGISTER(var) \
 	static void __attribute__((constructor)) var##_register(void) \

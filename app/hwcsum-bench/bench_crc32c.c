@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <rte_hash_crc.h>
@@ -39,33 +38,24 @@ static const struct {
 	{ "csum_crc32c_sw", csum_crc32c_sw },
 };
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Fastest ~20 us batch: the one no neighbour on the shared machine interrupted. */
 static double
 measure(unsigned int c, const uint8_t *buf, size_t len, double min_time)
 {
 	unsigned long batch = 20000 / len + 1;
 	uint32_t crc = 0;
-	double start = now(), best = 0;
+	double start = bench_now(), best = 0;
 
 	do {
-		double t0 = now(), t;
+		double t0 = bench_now(), t;
 		unsigned long k;
 
 		for (k = 0; k < batch; k++)
 			crc = cs[c].fn(buf, len, crc);
-		t = now() - t0;
+		t = bench_now() - t0;
 		if (t > 0 && batch * len / t > best)
 			best = batch * len / t;
-	} while (now() - start < min_time);
+	} while (bench_now() - start < min_time);
 	crc_sink = crc;
 	return best;
 }
@@ -143,23 +133,9 @@ bench_crc32c_main(int argc, char **argv)
 		printf("   %.2fx\n", best[s][1] / best[s][0]);
 	}
 
-	{
-		char dir[4096];
-		char *slash;
-
-		snprintf(dir, sizeof(dir), "%s", json_path);
-		for (slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-			*slash = '\0';
-			if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-				break;
-			*slash = '/';
-		}
-	}
-	out = fopen(json_path, "w");
-	if (out == NULL) {
-		fprintf(stderr, "bench crc32c: cannot write %s: %s\n", json_path, strerror(errno));
+	out = bench_json_open("crc32c", json_path);
+	if (out == NULL)
 		return 1;
-	}
 	fprintf(out, "{\n  \"benchmark\": \"crc32c\",\n  \"unit\": \"bytes_per_second\",\n"
 		"  \"rounds\": %u,\n  \"peer\": \"rte_hash_crc\",\n  \"contenders\": [", rounds);
 	for (c = 0; c < N_CS; c++)

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,15 +90,6 @@ read_scalar(const void *buf, size_t len, uint32_t sum)
 	return sum + (uint32_t)a;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /*
  * Bytes per second of fn on len-byte buffers: cache mode sums the same
  * buffer over and over; memory mode walks an arena bigger than the LLC.
@@ -116,10 +106,10 @@ measure(const struct contender *c, const uint8_t *arena, size_t arena_len,
 	size_t stride = (len + 63) & ~(size_t)63, pos = 0;
 	unsigned long batch = (memory ? (1ul << 20) : 20000ul) / len + 1;
 	uint32_t acc = 0;
-	double start = now(), best = 0, bytes = 0, busy = 0;
+	double start = bench_now(), best = 0, bytes = 0, busy = 0;
 
 	do {
-		double t0 = now(), t;
+		double t0 = bench_now(), t;
 		unsigned long k;
 
 		for (k = 0; k < batch; k++) {
@@ -130,12 +120,12 @@ measure(const struct contender *c, const uint8_t *arena, size_t arena_len,
 					pos = 0;
 			}
 		}
-		t = now() - t0;
+		t = bench_now() - t0;
 		if (t > 0 && batch * len / t > best)
 			best = batch * len / t;
 		bytes += (double)batch * len;
 		busy += t;
-	} while (now() - start < min_time);
+	} while (bench_now() - start < min_time);
 	sink = acc;
 	return memory ? bytes / busy : best;
 }
@@ -157,26 +147,6 @@ llc_bytes(void)
 		}
 	}
 	return (size_t)l3;
-}
-
-static int
-mkdir_for(const char *path)
-{
-	char dir[4096];
-	char *s;
-
-	if (strlen(path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	strcpy(dir, path);
-	for (s = dir + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return 0;
 }
 
 static void
@@ -213,7 +183,7 @@ bench_csum_main(int argc, char **argv)
 	size_t arena_len = 0, llc = llc_bytes();
 	uint8_t *arena;
 	FILE *out;
-	int opt, ret;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -302,13 +272,9 @@ bench_csum_main(int argc, char **argv)
 			       best[s][mode][raw_idx] / best[s][mode][ceil_idx]);
 		}
 
-	ret = mkdir_for(json_path);
-	out = ret < 0 ? NULL : fopen(json_path, "w");
-	if (out == NULL) {
-		fprintf(stderr, "bench csum: cannot write %s: %s\n", json_path,
-			strerror(ret < 0 ? -ret : errno));
+	out = bench_json_open("csum", json_path);
+	if (out == NULL)
 		return 1;
-	}
 	fprintf(out, "{\n  \"benchmark\": \"csum\",\n  \"unit\": \"bytes_per_second\",\n"
 		"  \"llc_bytes\": %zu,\n  \"arena_bytes\": %zu,\n  \"rounds\": %u,\n"
 		"  \"min_time_s\": %g,\n  \"ceiling\": \"%s\",\n  \"peer\": \"%s\",\n"

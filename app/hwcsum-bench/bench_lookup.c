@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "bench.h"
@@ -158,26 +157,6 @@ writer_main(void *arg)
 	return NULL;
 }
 
-static int
-mkdir_for(const char *path)
-{
-	char dir[4096];
-	char *s;
-
-	if (strlen(path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	strcpy(dir, path);
-	for (s = dir + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return 0;
-}
-
 static void
 setup_data(void)
 {
@@ -284,8 +263,8 @@ bench_lookup_main(int argc, char **argv)
 			best[w][C_RWLOCK] / best[w][C_LOCKFREE]);
 	printf("(writer made %lu updates during the writer case)\n", updates[1]);
 
-	if (mkdir_for(json_path) < 0 || (out = fopen(json_path, "w")) == NULL) {
-		fprintf(stderr, "bench lookup: cannot write %s\n", json_path);
+	out = bench_json_open("lookup", json_path);
+	if (out == NULL) {
 		udp_tunnel_registry_destroy(reg);
 		return 1;
 	}
