@@ -192,6 +192,14 @@ struct l3_info {
 	bool ipv6;
 };
 
+/* The full pseudo-header sum of an L4 segment of l4_len bytes. */
+static inline uint32_t
+l4_pseudo(const struct l3_info *l3, uint32_t l4_len, uint8_t l4_proto)
+{
+	return csum_add(csum_add(l3->pseudo, rte_cpu_to_be_32(l4_len)),
+			rte_cpu_to_be_32(l4_proto));
+}
+
 static int
 parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 	 uint8_t l4_proto, struct l3_info *info)
@@ -260,18 +268,16 @@ csum_mbuf_seed_l4(struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 	l4_len = l3.end - l4_off;
 	if (l4_len < (l4_proto == PROTO_UDP ? 8u : 20u))
 		return -EINVAL;
-	seed = csum_fold(csum_add(csum_add(l3.pseudo, rte_cpu_to_be_32(l4_len)),
-				  rte_cpu_to_be_32(l4_proto)));
+	seed = csum_fold(l4_pseudo(&l3, l4_len, l4_proto));
 	return csum_mbuf_write(m, l4_off + (l4_proto == PROTO_UDP ? UDP_CSUM_OFF :
 					   TCP_CSUM_OFF), sizeof(seed), &seed);
 }
 
-int
-csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off)
+/* Copy the whole IPv4 header at l3_off (options included) into hdr. */
+static int
+read_ipv4_hdr(const struct rte_mbuf *m, uint32_t l3_off, uint8_t hdr[60])
 {
-	uint8_t hdr[60];
 	uint32_t hlen;
-	uint16_t check;
 	int ret;
 
 	ret = csum_mbuf_read(m, l3_off, 20, hdr);
@@ -280,7 +286,17 @@ csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off)
 	hlen = (hdr[0] & 0xf) * 4u;
 	if ((hdr[0] >> 4) != 4 || hlen < 20)
 		return -EINVAL;
-	ret = csum_mbuf_read(m, l3_off, hlen, hdr);
+	return csum_mbuf_read(m, l3_off, hlen, hdr);
+}
+
+int
+csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off)
+{
+	uint8_t hdr[60];
+	uint16_t check;
+	int ret;
+
+	ret = read_ipv4_hdr(m, l3_off, hdr);
 	if (ret < 0)
 		return ret;
 	check = csum_ipv4_hdr(hdr);
@@ -337,9 +353,7 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	/* Now the L4 sum as seen from complete_start: realign it to l4_off. */
 	if ((l4_off - complete_start) & 1)
 		sum = csum_rotate(sum);
-	sum = csum_add(sum, l3.pseudo);
-	sum = csum_add(sum, rte_cpu_to_be_32(l4_len));
-	sum = csum_add(sum, rte_cpu_to_be_32(l4_proto));
+	sum = csum_add(sum, l4_pseudo(&l3, l4_len, l4_proto));
 	return csum_fold(sum) == 0xffff ? CSUM_L4_GOOD : CSUM_L4_BAD;
 }
 
@@ -347,16 +361,9 @@ int
 csum_mbuf_ipv4_hdr_ok(const struct rte_mbuf *m, uint32_t l3_off)
 {
 	uint8_t hdr[60];
-	uint32_t hlen;
 	int ret;
 
-	ret = csum_mbuf_read(m, l3_off, 20, hdr);
-	if (ret < 0)
-		return ret;
-	hlen = (hdr[0] & 0xf) * 4u;
-	if ((hdr[0] >> 4) != 4 || hlen < 20)
-		return -EINVAL;
-	ret = csum_mbuf_read(m, l3_off, hlen, hdr);
+	ret = read_ipv4_hdr(m, l3_off, hdr);
 	if (ret < 0)
 		return ret;
 	return csum_ipv4_hdr_ok(hdr) ? 1 : 0;
