@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * net_hwcsum: a vdev stacked on one sub-port (see hwcsum_args.c for the
- * devargs). Probe takes ownership of the sub-port, the way net_failsafe
- * owns its sub-devices, so applications iterating ports see only hwcsum.
+ * devargs). Probe owns the sub-port (hwcsum_sub.c), registers the mbuf
+ * contract of rte_pmd_hwcsum.h and the port's tunnel registry device
+ * (hwcsum_tunnel.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,100 +13,46 @@
 #include <ethdev_driver.h>
 #include <ethdev_vdev.h>
 #include <rte_malloc.h>
+#include <rte_mbuf_dyn.h>
 
 #include "hwcsum_private.h"
+#include "rte_pmd_hwcsum.h"
 
 RTE_LOG_REGISTER_DEFAULT(hwcsum_logtype, NOTICE);
 
-/* The sub-port must exist and belong to nobody yet. */
-static int
-hwcsum_find_sub_port(const char *name, const char *sub_name, uint16_t *sub_port)
-{
-	struct rte_eth_dev_owner owner;
-	int ret;
-
-	if (rte_eth_dev_get_port_by_name(sub_name, sub_port) != 0) {
-		HWCSUM_LOG(ERR, "%s: sub-port '%s' does not exist (probe it first: put its --vdev or -a before %s)",
-			   name, sub_name, name);
-		return -ENODEV;
-	}
-	ret = rte_eth_dev_owner_get(*sub_port, &owner);
-	if (ret != 0) {
-		HWCSUM_LOG(ERR, "%s: cannot read the owner of sub-port '%s': %s",
-			   name, sub_name, rte_strerror(-ret));
-		return ret;
-	}
-	if (owner.id != RTE_ETH_DEV_NO_OWNER) {
-		HWCSUM_LOG(ERR, "%s: sub-port '%s' is already owned by '%s'",
-			   name, sub_name, owner.name);
-		return -EBUSY;
-	}
-	return 0;
-}
-
 /*
- * The sub-port can be removed under us (its vdev uninit, EAL cleanup
- * removing vdevs in probe order). cb_arg is our port id, not a pointer:
- * a callback cannot be unregistered once its port is gone, so it must stay
- * harmless if it ever fires for a later device on the same port id.
+ * The mbuf contract of rte_pmd_hwcsum.h: one 4-byte field, two flags.
+ * Registration is idempotent, so every port gets the same offsets.
  */
-static int
-hwcsum_sub_port_destroyed(uint16_t sub_port, enum rte_eth_event_type event,
-			  void *cb_arg, void *ret_param __rte_unused)
+int
+hwcsum_dyn_register(struct hwcsum_private *priv)
 {
-	struct rte_eth_dev *dev = &rte_eth_devices[(uintptr_t)cb_arg];
-	struct hwcsum_private *priv;
+	static const struct rte_mbuf_dynfield field = {
+		.name = RTE_PMD_HWCSUM_DYNFIELD_NAME,
+		.size = sizeof(struct rte_pmd_hwcsum_csum),
+		.align = __alignof__(struct rte_pmd_hwcsum_csum),
+	};
+	static const struct rte_mbuf_dynflag tx_flag = {
+		.name = RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
+	};
+	static const struct rte_mbuf_dynflag rx_flag = {
+		.name = RTE_PMD_HWCSUM_DYNFLAG_RX_COMPLETE_NAME,
+	};
+	int off, tx, rx;
 
-	if (event != RTE_ETH_EVENT_DESTROY || dev->state == RTE_ETH_DEV_UNUSED ||
-	    dev->dev_ops != &hwcsum_dev_ops)
-		return 0;
-	priv = dev->data->dev_private;
-	if (priv->sub_port != sub_port || priv->sub_closed)
-		return 0;
-	priv->sub_closed = 1;
-	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
-	HWCSUM_LOG(WARNING, "%s: sub-port '%s' was removed; the port is unusable until closed",
-		   dev->data->name, priv->sub_name);
+	off = rte_mbuf_dynfield_register(&field);
+	tx = rte_mbuf_dynflag_register(&tx_flag);
+	rx = rte_mbuf_dynflag_register(&rx_flag);
+	if (off < 0 || tx < 0 || rx < 0) {
+		HWCSUM_LOG(ERR, "cannot register the mbuf dynamic field and flags (%s, %s, %s): %s",
+			   field.name, tx_flag.name, rx_flag.name,
+			   rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	priv->dynfield_off = off;
+	priv->tx_partial_flag = UINT64_C(1) << tx;
+	priv->rx_complete_flag = UINT64_C(1) << rx;
 	return 0;
-}
-
-static int
-hwcsum_take_ownership(struct rte_eth_dev *dev)
-{
-	struct hwcsum_private *priv = dev->data->dev_private;
-	int ret;
-
-	ret = rte_eth_dev_owner_new(&priv->owner.id);
-	if (ret != 0)
-		return ret;
-	snprintf(priv->owner.name, sizeof(priv->owner.name), "%s",
-		 dev->data->name);
-	ret = rte_eth_dev_owner_set(priv->sub_port, &priv->owner);
-	if (ret != 0) {
-		HWCSUM_LOG(ERR, "%s: cannot take ownership of sub-port '%s': %s",
-			   dev->data->name, priv->sub_name, rte_strerror(-ret));
-		return ret;
-	}
-	ret = rte_eth_dev_callback_register(priv->sub_port, RTE_ETH_EVENT_DESTROY,
-					    hwcsum_sub_port_destroyed,
-					    (void *)(uintptr_t)dev->data->port_id);
-	if (ret != 0) {
-		HWCSUM_LOG(ERR, "%s: cannot watch sub-port '%s' for removal: %s",
-			   dev->data->name, priv->sub_name, rte_strerror(-ret));
-		rte_eth_dev_owner_unset(priv->sub_port, priv->owner.id);
-	}
-	return ret;
-}
-
-void
-hwcsum_release_ownership(struct rte_eth_dev *dev)
-{
-	struct hwcsum_private *priv = dev->data->dev_private;
-
-	rte_eth_dev_callback_unregister(priv->sub_port, RTE_ETH_EVENT_DESTROY,
-					hwcsum_sub_port_destroyed,
-					(void *)(uintptr_t)dev->data->port_id);
-	rte_eth_dev_owner_unset(priv->sub_port, priv->owner.id);
 }
 
 static int
@@ -142,7 +89,7 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 	ret = hwcsum_args_parse(name, rte_vdev_device_args(vdev), &args);
 	if (ret != 0)
 		return ret;
-	ret = hwcsum_find_sub_port(name, args.sub_name, &sub_port);
+	ret = hwcsum_sub_find(name, args.sub_name, &sub_port);
 	if (ret != 0)
 		return ret;
 
@@ -152,26 +99,37 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	}
 	priv = dev->data->dev_private;
+	priv->port_id = dev->data->port_id;
 	priv->sub_port = sub_port;
+	priv->args = args;
 	strcpy(priv->sub_name, args.sub_name);
 
-	ret = hwcsum_take_ownership(dev);
+	ret = hwcsum_sub_own(dev);
 	if (ret != 0)
 		goto err_release;
+	ret = hwcsum_sub_identify(dev);
+	if (ret != 0)
+		goto err_unown;
+	ret = hwcsum_dyn_register(priv);
+	if (ret != 0)
+		goto err_unown;
 	ret = hwcsum_copy_mac(dev);
 	if (ret != 0)
 		goto err_unown;
-
 	dev->dev_ops = &hwcsum_dev_ops;
-	dev->rx_pkt_burst = hwcsum_rx_burst;
-	dev->tx_pkt_burst = hwcsum_tx_burst;
+	ret = hwcsum_tunnel_init(dev);
+	if (ret != 0)
+		goto err_unown;
+	hwcsum_telemetry_register();
+
+	hwcsum_set_burst_fn(dev);
 	rte_eth_dev_probing_finish(dev);
 	HWCSUM_LOG(INFO, "%s: port %u on sub-port '%s' (port %u)", name,
 		   dev->data->port_id, priv->sub_name, sub_port);
 	return 0;
 
 err_unown:
-	hwcsum_release_ownership(dev);
+	hwcsum_sub_disown(dev);
 err_release:
 	/* Frees dev_private and mac_addrs. */
 	rte_eth_dev_release_port(dev);
@@ -202,4 +160,10 @@ static struct rte_vdev_driver hwcsum_vdev_driver = {
 };
 
 RTE_PMD_REGISTER_VDEV(net_hwcsum, hwcsum_vdev_driver);
-RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum, "sub=<port name>");
+RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum,
+	"sub=<port name> "
+	"tx_engine=auto|generic|parse|none "
+	"rx=auto|on|off "
+	"registry=port|shared "
+	"tables=<n>:<type>[+<type>...][/...] "
+	"tunnel_ports=<type>:<udp port>[/...]");

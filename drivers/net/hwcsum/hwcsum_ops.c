@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Control path: every op is carried out on the sub-port, so the hwcsum
- * port behaves as the device underneath does. Errors from the sub-port are
- * returned unchanged (they already follow the rte_eth_* conventions).
+ * port behaves as the device underneath does, except the checksum
+ * offloads, which are hwcsum's own (hwcsum_tx.c, hwcsum_rx.c), and the
+ * tunnel ports (hwcsum_tunnel.c). Errors from the sub-port are returned
+ * unchanged (they already follow the rte_eth_* conventions).
  */
 #include <errno.h>
 #include <string.h>
@@ -11,12 +13,6 @@
 #include <rte_malloc.h>
 
 #include "hwcsum_private.h"
-
-static inline struct hwcsum_private *
-hwcsum_priv(const struct rte_eth_dev *dev)
-{
-	return dev->data->dev_private;
-}
 
 static int
 hwcsum_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
@@ -42,10 +38,18 @@ hwcsum_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_desc_lim = sub.rx_desc_lim;
 	info->tx_desc_lim = sub.tx_desc_lim;
 	info->speed_capa = sub.speed_capa;
-	info->rx_offload_capa = sub.rx_offload_capa;
-	info->tx_offload_capa = sub.tx_offload_capa;
-	info->rx_queue_offload_capa = sub.rx_queue_offload_capa;
-	info->tx_queue_offload_capa = sub.tx_queue_offload_capa;
+	/*
+	 * hwcsum's own checksum set, whatever is underneath; everything else
+	 * is the sub-port's and passes through.
+	 */
+	info->rx_offload_capa = (sub.rx_offload_capa & ~HWCSUM_RX_CSUM_OFFLOADS) |
+		HWCSUM_RX_CSUM_OFFLOADS;
+	info->tx_offload_capa = (sub.tx_offload_capa & ~HWCSUM_TX_OFFLOADS) |
+		HWCSUM_TX_OFFLOADS;
+	info->rx_queue_offload_capa = sub.rx_queue_offload_capa &
+		~HWCSUM_RX_CSUM_OFFLOADS;
+	info->tx_queue_offload_capa = sub.tx_queue_offload_capa &
+		~HWCSUM_TX_OFFLOADS;
 	info->flow_type_rss_offloads = sub.flow_type_rss_offloads;
 	info->hash_key_size = sub.hash_key_size;
 	info->reta_size = sub.reta_size;
@@ -53,42 +57,46 @@ hwcsum_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->default_txconf = sub.default_txconf;
 	info->default_rxportconf = sub.default_rxportconf;
 	info->default_txportconf = sub.default_txportconf;
+	info->tx_desc_lim.nb_seg_max = sub.tx_desc_lim.nb_seg_max;
+	info->tx_desc_lim.nb_mtu_seg_max = sub.tx_desc_lim.nb_mtu_seg_max;
 	return 0;
 }
 
+/*
+ * The sub-port gets only what it will really be asked to do: the
+ * non-checksum offloads the application chose, the L4 checksum bits when
+ * its engine is used, and its own RX checksum bits when its verdicts are
+ * reused.
+ */
 static int
 hwcsum_dev_configure(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
+	struct rte_eth_conf conf = dev->data->dev_conf;
+	uint64_t app_rx = conf.rxmode.offloads;
+	struct rte_eth_dev_info sub;
 	int ret;
 
+	ret = rte_eth_dev_info_get(priv->sub_port, &sub);
+	if (ret != 0)
+		return ret;
+	ret = hwcsum_sub_caps_decide(dev, &conf.txmode.offloads);
+	if (ret != 0)
+		return ret;
+	priv->rx_work = priv->args.rx_mode == HWCSUM_RX_ON ||
+		(priv->args.rx_mode == HWCSUM_RX_AUTO &&
+		 (app_rx & HWCSUM_RX_CSUM_OFFLOADS) != 0);
+	conf.rxmode.offloads = app_rx & ~HWCSUM_RX_CSUM_OFFLOADS;
+	if (priv->rx_work)
+		conf.rxmode.offloads |= sub.rx_offload_capa & HWCSUM_RX_CSUM_OFFLOADS;
 	ret = rte_eth_dev_configure(priv->sub_port, dev->data->nb_rx_queues,
-				    dev->data->nb_tx_queues,
-				    &dev->data->dev_conf);
+				    dev->data->nb_tx_queues, &conf);
 	if (ret != 0)
 		HWCSUM_LOG(ERR, "%s: configuring sub-port %s (%u rxq, %u txq) failed: %s",
 			   dev->data->name, priv->sub_name,
 			   dev->data->nb_rx_queues, dev->data->nb_tx_queues,
 			   rte_strerror(-ret));
 	return ret;
-}
-
-static struct hwcsum_queue *
-hwcsum_queue_new(struct rte_eth_dev *dev, uint16_t queue_id, int socket_id,
-		 uint16_t nb_desc, struct rte_mempool *mp)
-{
-	struct hwcsum_queue *q;
-
-	q = rte_zmalloc_socket("hwcsum_queue", sizeof(*q), RTE_CACHE_LINE_SIZE,
-			       socket_id);
-	if (q == NULL)
-		return NULL;
-	q->port_id = dev->data->port_id;
-	q->sub_port = hwcsum_priv(dev)->sub_port;
-	q->queue_id = queue_id;
-	q->nb_desc = nb_desc;
-	q->mp = mp;
-	return q;
 }
 
 static void
@@ -112,23 +120,33 @@ hwcsum_rx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 		      struct rte_mempool *mb_pool)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct hwcsum_queue *q;
+	struct rte_eth_rxconf conf = *rx_conf;
+	struct hwcsum_rxq *q;
 	int ret;
 
+	/* Checksum offloads are ours; the port-level ones were set at configure. */
+	conf.offloads &= ~HWCSUM_RX_CSUM_OFFLOADS;
 	ret = rte_eth_rx_queue_setup(priv->sub_port, queue_id, nb_desc,
-				     socket_id, rx_conf, mb_pool);
+				     socket_id, &conf, mb_pool);
 	if (ret != 0) {
 		HWCSUM_LOG(ERR, "%s: rx queue %u setup on sub-port %s failed: %s",
 			   dev->data->name, queue_id, priv->sub_name,
 			   rte_strerror(-ret));
 		return ret;
 	}
-	q = hwcsum_queue_new(dev, queue_id, socket_id, nb_desc, mb_pool);
+	q = rte_zmalloc_socket("hwcsum_rxq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       socket_id);
 	if (q == NULL) {
 		HWCSUM_LOG(ERR, "%s: no memory for rx queue %u",
 			   dev->data->name, queue_id);
 		return -ENOMEM;
 	}
+	q->port_id = dev->data->port_id;
+	q->sub_port = priv->sub_port;
+	q->queue_id = queue_id;
+	q->nb_desc = nb_desc;
+	q->mp = mb_pool;
+	q->priv = priv;
 	hwcsum_rx_queue_release(dev, queue_id);
 	dev->data->rx_queues[queue_id] = q;
 	return 0;
@@ -140,23 +158,32 @@ hwcsum_tx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 		      const struct rte_eth_txconf *tx_conf)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct hwcsum_queue *q;
+	struct rte_eth_txconf conf = *tx_conf;
+	struct hwcsum_txq *q;
 	int ret;
 
+	/* Queue-level checksum bits are ours; the sub-port's were set at configure. */
+	conf.offloads &= ~HWCSUM_TX_OFFLOADS;
 	ret = rte_eth_tx_queue_setup(priv->sub_port, queue_id, nb_desc,
-				     socket_id, tx_conf);
+				     socket_id, &conf);
 	if (ret != 0) {
 		HWCSUM_LOG(ERR, "%s: tx queue %u setup on sub-port %s failed: %s",
 			   dev->data->name, queue_id, priv->sub_name,
 			   rte_strerror(-ret));
 		return ret;
 	}
-	q = hwcsum_queue_new(dev, queue_id, socket_id, nb_desc, NULL);
+	q = rte_zmalloc_socket("hwcsum_txq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       socket_id);
 	if (q == NULL) {
 		HWCSUM_LOG(ERR, "%s: no memory for tx queue %u",
 			   dev->data->name, queue_id);
 		return -ENOMEM;
 	}
+	q->port_id = dev->data->port_id;
+	q->sub_port = priv->sub_port;
+	q->queue_id = queue_id;
+	q->nb_desc = nb_desc;
+	q->priv = priv;
 	hwcsum_tx_queue_release(dev, queue_id);
 	dev->data->tx_queues[queue_id] = q;
 	return 0;
@@ -198,6 +225,9 @@ hwcsum_dev_start(struct rte_eth_dev *dev)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	/* The sub-port may have lost its tunnel table while stopped. */
+	hwcsum_tunnel_replay(dev);
+	hwcsum_set_burst_fn(dev);
 	hwcsum_link_update(dev, 0);
 	return 0;
 }
@@ -225,31 +255,6 @@ hwcsum_dev_stop(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/*
- * The sub-port was handed to us for the life of the hwcsum port: closing
- * hwcsum closes it too, so nothing is left behind that no one can see.
- */
-int
-hwcsum_sub_port_close(struct rte_eth_dev *dev)
-{
-	struct hwcsum_private *priv = hwcsum_priv(dev);
-	int ret;
-
-	if (priv->sub_closed)
-		return 0;
-	hwcsum_release_ownership(dev);
-	ret = rte_eth_dev_stop(priv->sub_port);
-	if (ret != 0)
-		HWCSUM_LOG(WARNING, "%s: stopping sub-port %s: %s",
-			   dev->data->name, priv->sub_name, rte_strerror(-ret));
-	ret = rte_eth_dev_close(priv->sub_port);
-	if (ret != 0)
-		HWCSUM_LOG(ERR, "%s: closing sub-port %s failed: %s",
-			   dev->data->name, priv->sub_name, rte_strerror(-ret));
-	priv->sub_closed = 1;
-	return ret;
-}
-
 static int
 hwcsum_dev_close(struct rte_eth_dev *dev)
 {
@@ -261,7 +266,8 @@ hwcsum_dev_close(struct rte_eth_dev *dev)
 		hwcsum_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		hwcsum_tx_queue_release(dev, i);
-	return hwcsum_sub_port_close(dev);
+	hwcsum_tunnel_uninit(dev);
+	return hwcsum_sub_close(dev);
 }
 
 static int
@@ -352,7 +358,7 @@ static void
 hwcsum_rxq_info_get(struct rte_eth_dev *dev, uint16_t queue_id,
 		    struct rte_eth_rxq_info *qinfo)
 {
-	const struct hwcsum_queue *q = dev->data->rx_queues[queue_id];
+	const struct hwcsum_rxq *q = dev->data->rx_queues[queue_id];
 
 	if (rte_eth_rx_queue_info_get(hwcsum_priv(dev)->sub_port, queue_id,
 				      qinfo) == 0)
@@ -367,7 +373,7 @@ static void
 hwcsum_txq_info_get(struct rte_eth_dev *dev, uint16_t queue_id,
 		    struct rte_eth_txq_info *qinfo)
 {
-	const struct hwcsum_queue *q = dev->data->tx_queues[queue_id];
+	const struct hwcsum_txq *q = dev->data->tx_queues[queue_id];
 
 	if (rte_eth_tx_queue_info_get(hwcsum_priv(dev)->sub_port, queue_id,
 				      qinfo) == 0)
@@ -375,6 +381,33 @@ hwcsum_txq_info_get(struct rte_eth_dev *dev, uint16_t queue_id,
 	memset(qinfo, 0, sizeof(*qinfo));
 	qinfo->nb_desc = q->nb_desc;
 	qinfo->conf.offloads = dev->data->dev_conf.txmode.offloads;
+}
+
+/*
+ * A reset of the sub-port loses its tunnel table: the application
+ * reconfigures and starts again, and start replays the table.
+ */
+static int
+hwcsum_dev_reset(struct rte_eth_dev *dev)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	int ret;
+
+	if (priv->sub_closed)
+		return -ENODEV;
+	ret = rte_eth_dev_reset(priv->sub_port);
+	if (ret != 0) {
+		HWCSUM_LOG(ERR, "%s: resetting sub-port %s failed: %s",
+			   dev->data->name, priv->sub_name, rte_strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static const uint32_t *
+hwcsum_dev_supported_ptypes_get(struct rte_eth_dev *dev)
+{
+	return hwcsum_supported_ptypes(dev);
 }
 
 const struct eth_dev_ops hwcsum_dev_ops = {
@@ -400,4 +433,11 @@ const struct eth_dev_ops hwcsum_dev_ops = {
 	.allmulticast_disable = hwcsum_allmulticast_disable,
 	.mtu_set = hwcsum_mtu_set,
 	.mac_addr_set = hwcsum_mac_addr_set,
+	.dev_reset = hwcsum_dev_reset,
+	.dev_supported_ptypes_get = hwcsum_dev_supported_ptypes_get,
+	.xstats_get = hwcsum_xstats_get,
+	.xstats_get_names = hwcsum_xstats_get_names,
+	.xstats_reset = hwcsum_xstats_reset,
+	.udp_tunnel_port_add = hwcsum_udp_tunnel_port_add,
+	.udp_tunnel_port_del = hwcsum_udp_tunnel_port_del,
 };

@@ -1,49 +1,296 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net_hwcsum: every type, accessor and prototype of the PMD, one section
+ * per file, the way net/failsafe keeps failsafe_private.h.
+ */
 #ifndef HWCSUM_PRIVATE_H
 #define HWCSUM_PRIVATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include <ethdev_driver.h>
 #include <rte_ethdev.h>
 #include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include "csum_offload.h"
+#include "udp_tunnel.h"
 
 extern int hwcsum_logtype;
 #define HWCSUM_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, hwcsum_logtype, "net_hwcsum: " fmt "\n", \
 		## __VA_ARGS__)
 
-/* What the devargs asked for (hwcsum_args.c). */
+/* ------------------------------------------------------ hwcsum_args.c */
+
+/* tx_engine=: what the hardware under the sub-port can sum. */
+enum hwcsum_engine_arg {
+	HWCSUM_ENGINE_AUTO = 0,	/* by driver and device ID (hwcsum_sub.c) */
+	HWCSUM_ENGINE_ARG_GENERIC,
+	HWCSUM_ENGINE_ARG_PARSE,
+	HWCSUM_ENGINE_ARG_NONE,
+};
+
+/* rx=: receive checksum work. */
+enum hwcsum_rx_mode {
+	HWCSUM_RX_AUTO = 0,	/* when the application enables an RX checksum offload */
+	HWCSUM_RX_ON,		/* always */
+	HWCSUM_RX_OFF,		/* never: pure pass-through */
+};
+
+/* registry=: which registry the port's tunnel ports live in. */
+enum hwcsum_registry_mode {
+	HWCSUM_REGISTRY_PORT = 0, /* private to the port (DPDK's per-port view) */
+	HWCSUM_REGISTRY_SHARED,	  /* the process-wide one, like a netns */
+};
+
+#define HWCSUM_MAX_TUNNEL_PORTS 16
+
+/* One tunnel_ports= entry: a user that exists from probe to close. */
+struct hwcsum_tunnel_port_arg {
+	char type_name[UDP_TUNNEL_NAME_MAX];
+	uint16_t port;
+};
+
+/* What the devargs asked for. */
 struct hwcsum_args {
 	char sub_name[RTE_ETH_NAME_MAX_LEN];
-};
-
-/* A queue of ours maps 1:1 onto the sub-port queue of the same index. */
-struct hwcsum_queue {
-	uint16_t port_id;	/* ours, written into received mbufs */
-	uint16_t sub_port;
-	uint16_t queue_id;	/* same index on both ports */
-	uint16_t nb_desc;	/* as set up, for queue info */
-	struct rte_mempool *mp;	/* rx only */
-};
-
-struct hwcsum_private {
-	uint16_t sub_port;
-	char sub_name[RTE_ETH_NAME_MAX_LEN];
-	/* Held from probe to close, so applications see only hwcsum. */
-	struct rte_eth_dev_owner owner;
-	int sub_closed;
+	enum hwcsum_engine_arg tx_engine;
+	enum hwcsum_rx_mode rx_mode;
+	enum hwcsum_registry_mode registry;
+	/* tables=: n_entries 0 ends the list; none given means driver default. */
+	unsigned int n_tables;
+	struct {
+		unsigned int n_entries;
+		char type_names[UDP_TUNNEL_MAX_TYPES][UDP_TUNNEL_NAME_MAX];
+		unsigned int n_types;
+	} tables[UDP_TUNNEL_MAX_TABLES];
+	unsigned int n_tunnel_ports;
+	struct hwcsum_tunnel_port_arg tunnel_ports[HWCSUM_MAX_TUNNEL_PORTS];
 };
 
 int hwcsum_args_parse(const char *dev_name, const char *params,
 		      struct hwcsum_args *args);
+const char *hwcsum_args_help(void);
 
-uint16_t hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
-uint16_t hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/* --------------------------------------------------- hwcsum_xstats.c */
+
+/*
+ * Counters. Each queue has its own and only its lcore writes them; xstats
+ * add the queues up. Names are in hwcsum_xstats.c, in this order.
+ */
+enum hwcsum_tx_counter {
+	HWCSUM_TX_REQ_GENERIC = 0, /* packets with the CHECKSUM_PARTIAL dynflag */
+	HWCSUM_TX_REQ_DPDK,	   /* packets with DPDK TX checksum flags */
+	HWCSUM_TX_L4_HW,	   /* L4 checksums handed to the sub-port */
+	HWCSUM_TX_L4_SW,	   /* L4 checksums done here (by reason below) */
+	HWCSUM_TX_SW_BYTES,	   /* bytes summed in software for them */
+	HWCSUM_TX_LCO,		   /* outer UDP checksums by LCO */
+	HWCSUM_TX_OUTER_UDP_HW,	   /* outer UDP checksums handed to the sub-port */
+	HWCSUM_TX_IP_HW,	   /* IPv4 header checksums handed to the sub-port */
+	HWCSUM_TX_IP_SW,	   /* IPv4 header checksums done here */
+	HWCSUM_TX_CRC32C_SW,	   /* SCTP CRC32c done here */
+	HWCSUM_TX_BAD_REQUEST,	   /* impossible requests: dropped, freed */
+	HWCSUM_TX_PREP_REFUSED,	   /* refused by tx_prepare */
+	HWCSUM_TX_DROP_NO_SUB,	   /* sub-port removed: dropped, freed */
+	HWCSUM_TX__COUNT
+};
+
+enum hwcsum_rx_counter {
+	HWCSUM_RX_COMPLETE = 0,	 /* CHECKSUM_COMPLETE computed */
+	HWCSUM_RX_VERDICT_SUB,	 /* verdict taken from the sub-port */
+	HWCSUM_RX_IP_BAD,	 /* (inner) IPv4 header checksum wrong */
+	HWCSUM_RX_L4_BAD,	 /* (inner) L4 checksum wrong */
+	HWCSUM_RX_OUTER_IP_BAD,
+	HWCSUM_RX_OUTER_L4_BAD,
+	HWCSUM_RX_L4_NONE,	 /* UDP without checksum (0), any depth */
+	HWCSUM_RX_UNKNOWN,	 /* headers not understood: verdict UNKNOWN */
+	HWCSUM_RX_TUNNEL_MALFORMED, /* registered port, header did not parse */
+	HWCSUM_RX_INNER_UNKNOWN, /* tunnel whose inner packet is not IP/Ethernet */
+	HWCSUM_RX__COUNT
+};
+
+struct hwcsum_txq_stats {
+	uint64_t c[HWCSUM_TX__COUNT];
+	uint64_t sw_reason[CSUM_OFFLOAD_R__COUNT]; /* why L4 went to software */
+};
+
+struct hwcsum_rxq_stats {
+	uint64_t c[HWCSUM_RX__COUNT];
+	uint64_t tunnel[UDP_TUNNEL_MAX_TYPES];	/* classified, per type bit */
+};
+
+struct rte_eth_xstat;
+struct rte_eth_xstat_name;
+int hwcsum_xstats_get_names(struct rte_eth_dev *dev,
+			    struct rte_eth_xstat_name *names, unsigned int size);
+int hwcsum_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
+		      unsigned int n);
+int hwcsum_xstats_reset(struct rte_eth_dev *dev);
+/* Totals over every queue (also used by telemetry). */
+void hwcsum_tx_totals(struct rte_eth_dev *dev, struct hwcsum_txq_stats *out);
+void hwcsum_rx_totals(struct rte_eth_dev *dev, struct hwcsum_rxq_stats *out);
+extern const char *const hwcsum_tx_counter_names[HWCSUM_TX__COUNT];
+extern const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT];
+
+/* ------------------------------------------------------ the queues */
+
+struct hwcsum_private;
+
+/* A queue of ours maps 1:1 onto the sub-port queue of the same index. */
+struct hwcsum_rxq {
+	uint16_t port_id;	/* ours, written into received mbufs */
+	uint16_t sub_port;
+	uint16_t queue_id;	/* same index on both ports */
+	uint16_t nb_desc;	/* as set up, for queue info */
+	struct rte_mempool *mp;
+	struct hwcsum_private *priv;
+	struct hwcsum_rxq_stats stats;
+} __rte_cache_aligned;
+
+struct hwcsum_txq {
+	uint16_t port_id;
+	uint16_t sub_port;
+	uint16_t queue_id;
+	uint16_t nb_desc;
+	struct hwcsum_private *priv;
+	struct hwcsum_txq_stats stats;
+} __rte_cache_aligned;
+
+/* ------------------------------------------------------- the port */
+
+/*
+ * What the sub-port's hardware will be asked to do, decided at configure
+ * (hwcsum_sub.c) from the engine and the sub-port's capabilities.
+ */
+struct hwcsum_sub_caps {
+	uint64_t tx_offloads;	/* RTE_ETH_TX_OFFLOAD_* handed down */
+	bool l4_hw;		/* UDP/TCP checksums through l2_len/l3_len */
+	bool ip_hw;		/* IPv4 header checksum at l2_len */
+	bool sctp_hw;
+	bool multi_seg;		/* sub-port takes chained mbufs */
+	uint16_t max_segs;	/* 0: no limit known */
+};
+
+struct hwcsum_private {
+	uint16_t port_id;
+	uint16_t sub_port;
+	char sub_name[RTE_ETH_NAME_MAX_LEN];
+	char sub_driver[RTE_DEV_NAME_MAX_LEN];
+	uint16_t sub_device_id;	/* PCI device ID, 0 if not PCI */
+	/* Held from probe to close, so applications see only hwcsum. */
+	struct rte_eth_dev_owner owner;
+	int sub_closed;
+
+	struct hwcsum_args args;
+	/* The TX engine of the hardware underneath and how it is reached. */
+	struct csum_offload_spec spec;
+	const char *engine_source; /* "devarg", or why the default was taken */
+	struct hwcsum_sub_caps sub;
+	/* RX work on (decided at configure from rx= and rxmode.offloads). */
+	bool rx_work;
+	/* The mbuf contract (hwcsum_ethdev.c). */
+	int dynfield_off;
+	uint64_t tx_partial_flag;
+	uint64_t rx_complete_flag;
+
+	/* Tunnel ports (hwcsum_tunnel.c). */
+	struct udp_tunnel_registry *registry;
+	bool registry_owned;	/* a private registry, destroyed at close */
+	struct udp_tunnel_dev *tunnel_dev;
+	struct udp_tunnel_dev_info tunnel_info;
+	bool sub_has_tunnel_ops;
+	/* (type bit, port) pairs this ethdev added, for DPDK's duplicate rule. */
+	unsigned int n_added;
+	struct { unsigned int type; uint16_t port; } added[UDP_TUNNEL_MAX_TABLES *
+						  UDP_TUNNEL_TABLE_MAX_ENTRIES];
+	uint64_t tunnel_push_ok;
+	uint64_t tunnel_push_fail;
+	uint64_t tunnel_replays;
+};
+
+static inline struct hwcsum_private *
+hwcsum_priv(const struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+/* ---------------------------------------------------- hwcsum_ethdev.c */
+
+/* The dynamic field and flags of rte_pmd_hwcsum.h (idempotent). */
+int hwcsum_dyn_register(struct hwcsum_private *priv);
+
+/* ------------------------------------------------------ hwcsum_sub.c */
+
+int hwcsum_sub_find(const char *name, const char *sub_name, uint16_t *sub_port);
+int hwcsum_sub_own(struct rte_eth_dev *dev);
+void hwcsum_sub_disown(struct rte_eth_dev *dev);
+int hwcsum_sub_close(struct rte_eth_dev *dev);
+/* Driver name and PCI ID of the sub-port; the engine default or devarg. */
+int hwcsum_sub_identify(struct rte_eth_dev *dev);
+/* From the configured offloads: what the sub-port is given (priv->sub). */
+int hwcsum_sub_caps_decide(struct rte_eth_dev *dev, uint64_t *sub_tx_offloads);
+const char *hwcsum_engine_name(enum csum_engine engine);
+
+/* ------------------------------------------------------ hwcsum_ops.c */
 
 extern const struct eth_dev_ops hwcsum_dev_ops;
+/* Offloads hwcsum itself offers, whatever is underneath. */
+#define HWCSUM_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_TCP_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_SCTP_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_OUTER_IPV4_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_OUTER_UDP_CKSUM | \
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+#define HWCSUM_RX_CSUM_OFFLOADS (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | \
+				 RTE_ETH_RX_OFFLOAD_UDP_CKSUM | \
+				 RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \
+				 RTE_ETH_RX_OFFLOAD_OUTER_IPV4_CKSUM | \
+				 RTE_ETH_RX_OFFLOAD_OUTER_UDP_CKSUM)
 
-struct rte_eth_dev;
-int hwcsum_sub_port_close(struct rte_eth_dev *dev);
-void hwcsum_release_ownership(struct rte_eth_dev *dev);
+/* ---------------------------------------------------- hwcsum_rxtx.c */
+
+/* Pass-through bursts, chosen when nothing is asked of hwcsum. */
+uint16_t hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n);
+uint16_t hwcsum_tx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/* Pick the burst functions for the current configuration (at start:
+ * ethdev copies them into its fast-path table after dev_start). */
+void hwcsum_set_burst_fn(struct rte_eth_dev *dev);
+
+/* ------------------------------------------------------ hwcsum_tx.c */
+
+/* Mask of ol_flags that make a packet need TX work. */
+uint64_t hwcsum_tx_request_mask(const struct hwcsum_private *priv);
+uint16_t hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
+uint16_t hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n);
+
+/* ------------------------------------------------------ hwcsum_rx.c */
+
+uint16_t hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
+const uint32_t *hwcsum_supported_ptypes(struct rte_eth_dev *dev);
+/* Registry type bit -> RTE_PTYPE_TUNNEL_* (0 when DPDK has none). */
+uint32_t hwcsum_tunnel_ptype(const struct udp_tunnel_registry *reg,
+			     unsigned int type);
+
+/* --------------------------------------------------- hwcsum_tunnel.c */
+
+/* Registry and device at probe; users of tunnel_ports=. */
+int hwcsum_tunnel_init(struct rte_eth_dev *dev);
+void hwcsum_tunnel_uninit(struct rte_eth_dev *dev);
+/* Replay every entry to the sub-port (start, reset). */
+int hwcsum_tunnel_replay(struct rte_eth_dev *dev);
+int hwcsum_udp_tunnel_port_add(struct rte_eth_dev *dev,
+			       struct rte_eth_udp_tunnel *tunnel);
+int hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,
+			       struct rte_eth_udp_tunnel *tunnel);
+/* Entries users asked for that no table of this device holds. */
+unsigned int hwcsum_tunnel_not_fitted(struct rte_eth_dev *dev);
+
+/* ------------------------------------------------ hwcsum_telemetry.c */
+
+/* Registered once, at the first probe. */
+void hwcsum_telemetry_register(void);
 
 #endif /* HWCSUM_PRIVATE_H */
