@@ -264,11 +264,25 @@ void hwcsum_set_burst_fn(struct rte_eth_dev *dev);
 /* Mask of ol_flags that make a packet need TX work. */
 uint64_t hwcsum_tx_request_mask(const struct hwcsum_private *priv);
 uint16_t hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/*
+ * One packet's requests: checked, handed to the sub-port (flags and
+ * l2_len/l3_len rewritten for it) or completed in software; no ethdev
+ * call, so a fuzzer can drive it with a bare priv. 0, or a negative errno
+ * for a request that cannot be done (the caller drops and counts it).
+ */
+int hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+		  struct hwcsum_txq_stats *st);
 uint16_t hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n);
 
 /* ------------------------------------------------------ hwcsum_rx.c */
 
 uint16_t hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/*
+ * One packet: COMPLETE sum, tunnel classification, verdict flags,
+ * packet_type; no ethdev call, so a fuzzer can drive it with a bare priv.
+ */
+void hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+		   struct hwcsum_rxq_stats *st);
 const uint32_t *hwcsum_supported_ptypes(struct rte_eth_dev *dev);
 /* Registry type bit -> RTE_PTYPE_TUNNEL_* (0 when DPDK has none). */
 uint32_t hwcsum_tunnel_ptype(const struct udp_tunnel_registry *reg,
@@ -285,6 +299,9 @@ int hwcsum_udp_tunnel_port_add(struct rte_eth_dev *dev,
 			       struct rte_eth_udp_tunnel *tunnel);
 int hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,
 			       struct rte_eth_udp_tunnel *tunnel);
+/* Add a (type bit, UDP port) user on behalf of this ethdev. */
+int hwcsum_udp_tunnel_port_add_type(struct rte_eth_dev *dev, unsigned int type,
+				    uint16_t port);
 /* Entries users asked for that no table of this device holds. */
 unsigned int hwcsum_tunnel_not_fitted(struct rte_eth_dev *dev);
 
