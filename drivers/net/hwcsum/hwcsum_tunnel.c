@@ -322,11 +322,3 @@ rte_pmd_hwcsum_registry(uint16_t port_id)
 	}
 	return hwcsum_priv(&rte_eth_devices[port_id])->registry;
 }
-
-unsigned int
-rte_pmd_hwcsum_rx_tunnel_type(uint16_t port_id, const struct rte_mbuf *m)
-{
-	RTE_SET_USED(port_id);
-	RTE_SET_USED(m);
-	return 0;
-}
