@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The hand-off to a sub-port's own checksum engine, judged by tshark.
+#
+# net_tap computes UDP/TCP checksums from l2_len/l3_len itself: a driver
+# hwcsum did not write, standing in for hardware on the host. testpmd's
+# csum engine forwards 24 packets with every checksum wrong (VXLAN/IPv4
+# with inner UDP, VXLAN/IPv6 with inner TCP, plain TCP) from a net_pcap
+# port to hwcsum over net_tap, with ip, udp, tcp, outer-ip and outer-udp
+# in "hw". The kernel side of the tap is captured and every checksum must
+# be right, for each tx_engine, with the xstats saying who did what:
+#   generic: every L4 checksum by the tap (the inner one of a tunnel
+#            too), the outer UDP by LCO;
+#   parse:   inner checksums here (reason encap), the outer UDP by the tap;
+#   none:    everything here.
+# The same packets io-forwarded (no checksum computed by anyone) must be
+# judged bad: the oracle can fail.
+PMD_SO=$1
+. "$(dirname "$0")/lib.sh"
+private_netns "$@"
+
+WORK=$(mktemp -d /var/tmp/hwcsum-handoff.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+/usr/bin/python3 "$(dirname "$0")/tx_handoff_gen.py" "$WORK/in.pcap" "$WORK/empty.pcap" ||
+	{ echo "FAIL: cannot generate the capture"; exit 1; }
+
+# run <tx_engine> <csum protocols...>: capture in $WORK/tap.pcap, log in $OUT
+run() {
+	local engine=$1
+	shift
+	rm -f "$WORK/tap.pcap"
+	{
+		echo "show port summary all"
+		# No protocol given: io forwarding, nothing computed by anyone.
+		[ $# -gt 0 ] && echo "set fwd csum" || echo "set fwd io"
+		echo "port stop all"
+		for c in "$@"; do echo "csum set $c hw 3"; done
+		echo "csum parse-tunnel on 3"
+		echo "port start all"
+		# The tap must be up and captured before anything is forwarded.
+		while [ ! -e "$WORK/capturing" ]; do sleep 0.2; done
+		echo "start"
+		sleep 2
+		echo "stop"
+		echo "show port xstats 3"
+		echo "quit"
+	} > "$WORK/cmds.fifo" &
+	(
+		for _ in $(seq 50); do ip link show hwcsumtap0 >/dev/null 2>&1 && break; sleep 0.2; done
+		ip link set hwcsumtap0 up
+		tcpdump -i hwcsumtap0 -Q in -U -w "$WORK/tap.pcap" 2>"$WORK/tcpdump.log" &
+		echo $! > "$WORK/tcpdump.pid"
+		# tcpdump says so once the socket is open.
+		for _ in $(seq 100); do
+			grep -q "listening on" "$WORK/tcpdump.log" && break
+			sleep 0.1
+		done
+		touch "$WORK/capturing"
+	) &
+	OUT=$(timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
+		--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null" \
+		--vdev net_tap0,iface=hwcsumtap0 \
+		--vdev net_hwcsum0,sub=net_pcap0 \
+		--vdev "net_hwcsum1,sub=net_tap0,tx_engine=$engine" \
+		-- -i --no-flush-rx --total-num-mbufs=2048 --nb-ports=2 < "$WORK/cmds.fifo" 2>&1)
+	RC=$?
+	wait
+	sleep 0.5
+	kill "$(cat "$WORK/tcpdump.pid")" 2>/dev/null
+	sleep 0.5
+	rm -f "$WORK/capturing" "$WORK/tcpdump.pid"
+	[ "$RC" -eq 0 ] || fail "$engine: testpmd exited $RC"
+	grep -q "Invalid port" <<<"$OUT" && fail "$engine: testpmd said Invalid port"
+}
+
+# verdicts: "good bad" counts of IP/UDP/TCP checksums in the capture
+verdicts() {
+	tshark -r "$WORK/tap.pcap" -o ip.check_checksum:TRUE \
+		-o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+		-T fields -e ip.checksum.status -e udp.checksum.status \
+		-e tcp.checksum.status 2>/dev/null |
+		tr '\t,' '\n\n' | awk '$1 == 1 { g++ } $1 == 0 { b++ } END { print g + 0, b + 0 }'
+}
+
+xstat() { awk -v k="$1:" '$1 == k { print $2; exit }' <<<"$OUT"; }
+
+expect_xstats() {
+	local engine=$1 kv k v got
+	shift
+	for kv in "$@"; do
+		k=${kv%%=*} v=${kv#*=}
+		got=$(xstat "$k")
+		[ "${got:-0}" = "$v" ] && pass "$engine: $k = $v" ||
+			fail "$engine: $k = '${got:-0}', expected $v"
+	done
+}
+
+mkfifo "$WORK/cmds.fifo"
+# 24 packets: 16 tunnelled (4 checksums each: outer IP (v4 only), outer
+# UDP, inner IP (v4 only), inner L4) and 8 plain (IP, TCP).
+GOOD_EXPECTED=$((8 * 4 + 8 * 2 + 8 * 2))
+for engine in generic parse none; do
+	run "$engine" ip udp tcp outer-ip outer-udp
+	read -r good bad < <(verdicts)
+	packets=$(tshark -r "$WORK/tap.pcap" 2>/dev/null | wc -l)
+	[ "$packets" = 24 ] && pass "$engine: 24 packets reached the kernel" ||
+		fail "$engine: $packets packets reached the kernel, expected 24"
+	[ "$bad" = 0 ] && [ "$good" = "$GOOD_EXPECTED" ] &&
+		pass "$engine: tshark: $good checksums good, 0 bad" ||
+		fail "$engine: tshark: $good good (expected $GOOD_EXPECTED), $bad bad"
+	case $engine in
+	generic) expect_xstats generic tx_req_dpdk_flags=24 tx_l4_hw=24 tx_l4_sw=0 \
+			tx_outer_udp_lco=16 tx_ip_hw=8 tx_ip_sw=16 ;;
+	parse) expect_xstats parse tx_l4_hw=8 tx_l4_sw=16 tx_l4_sw_encap=16 \
+			tx_outer_udp_hw=16 tx_outer_udp_lco=0 ;;
+	none) expect_xstats none tx_l4_hw=0 tx_l4_sw=24 tx_l4_sw_no_engine=24 \
+			tx_outer_udp_lco=16 tx_ip_sw=24 ;;
+	esac
+done
+
+# The oracle must be able to say no: no checksum asked, nothing fixed.
+run generic
+read -r good bad < <(verdicts)
+[ "$bad" -gt 0 ] && pass "control: tshark finds $bad bad checksums when none are offloaded" ||
+	fail "control: tshark found no bad checksum in uncorrected packets"
+finish
