@@ -42,6 +42,16 @@ burst_commands() {
 	echo "quit"
 }
 
+# private_netns "$@": re-run the calling script in a private network
+# namespace without IPv6, so the kernel adds no packets of its own.
+private_netns() {
+	if [ -z "${HWCSUM_IN_NETNS:-}" ]; then
+		HWCSUM_IN_NETNS=1 exec unshare -n "$0" "$@"
+	fi
+	sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 ||
+		{ echo "FAIL: cannot disable IPv6 in the namespace"; exit 1; }
+}
+
 # private_veth_pair "$@": re-run the calling script in a private network
 # namespace, then create veth0/veth1 there, up, without IPv6 (no DAD, no
 # router solicitations): only the test's own packets cross the pair.
