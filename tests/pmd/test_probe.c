@@ -151,6 +151,31 @@ main(int argc, char **argv)
 			   "given twice");
 	expect_probe_fails("net_hwcsum0", "sub=net_nothere", -ENODEV,
 			   "sub-port 'net_nothere' does not exist");
+	/* Every devarg names what was wrong with it. */
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tx_engine=fast", -EINVAL,
+			   "tx_engine='fast' is not one of: auto generic parse none");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,rx=maybe", -EINVAL,
+			   "rx='maybe' is not one of: auto on off");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,registry=netns", -EINVAL,
+			   "registry='netns' is not one of: port shared");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tx_engine=generic", -ENOTSUP,
+			   "offers no UDP/TCP checksum offload");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tables=4", -EINVAL,
+			   "table '4' is not <entries>:<type>");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tables=0:vxlan", -EINVAL,
+			   "table size '0' is not 1..64");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tables=65:vxlan", -EINVAL,
+			   "table size '65' is not 1..64");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tables=4:vxlan+nvgre", -EINVAL,
+			   "unknown tunnel type 'nvgre'");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tables=1:a/1:b/1:c/1:d/1:e",
+			   -EINVAL, "more than 4 tables");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tunnel_ports=gue", -EINVAL,
+			   "'gue' is not <type>:<udp port 1..65535>");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tunnel_ports=gue:70000", -EINVAL,
+			   "'gue:70000' is not <type>:<udp port 1..65535>");
+	expect_probe_fails("net_hwcsum0", "sub=net_ring0,tunnel_ports=mytun:5000", -EINVAL,
+			   "'mytun': unknown tunnel type");
 
 	/* Good probe: the sub-port disappears from the application's view. */
 	CHECK(rte_vdev_init("net_hwcsum0", "sub=net_ring0") == 0, "probe");
