@@ -270,16 +270,39 @@ hwcsum_dev_close(struct rte_eth_dev *dev)
 	return hwcsum_sub_close(dev);
 }
 
+/* Packets hwcsum itself dropped, for oerrors. */
+static uint64_t
+own_drops(struct rte_eth_dev *dev)
+{
+	struct hwcsum_txq_stats tx;
+
+	hwcsum_tx_totals(dev, &tx);
+	return tx.c[HWCSUM_TX_BAD_REQUEST] + tx.c[HWCSUM_TX_DROP_NO_SUB];
+}
+
+/* The sub-port's counters, plus what hwcsum dropped since the last reset. */
 static int
 hwcsum_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *stats)
 {
-	return rte_eth_stats_get(hwcsum_priv(dev)->sub_port, stats);
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	int ret = 0;
+
+	if (!priv->sub_closed)
+		ret = rte_eth_stats_get(priv->sub_port, stats);
+	if (ret != 0)
+		return ret;
+	stats->oerrors += own_drops(dev) - priv->oerrors_base;
+	return 0;
 }
 
+/* xstats keep counting: a reset of the basic stats only moves the base. */
 static int
 hwcsum_stats_reset(struct rte_eth_dev *dev)
 {
-	return rte_eth_stats_reset(hwcsum_priv(dev)->sub_port);
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+
+	priv->oerrors_base = own_drops(dev);
+	return priv->sub_closed ? 0 : rte_eth_stats_reset(priv->sub_port);
 }
 
 static int

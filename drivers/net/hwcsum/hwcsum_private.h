@@ -188,6 +188,8 @@ struct hwcsum_private {
 	struct csum_offload_spec spec;
 	const char *engine_source; /* "devarg", or why the default was taken */
 	struct hwcsum_sub_caps sub;
+	/* oerrors at the last stats reset (hwcsum's own drops). */
+	uint64_t oerrors_base;
 	/* RX work on (decided at configure from rx= and rxmode.offloads). */
 	bool rx_work;
 	/* The mbuf contract (hwcsum_ethdev.c). */

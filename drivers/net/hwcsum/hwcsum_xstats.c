@@ -208,6 +208,7 @@ hwcsum_xstats_reset(struct rte_eth_dev *dev)
 		if (rxq != NULL)
 			memset(&rxq->stats, 0, sizeof(rxq->stats));
 	}
+	priv->oerrors_base = 0;
 	priv->tunnel_push_ok = 0;
 	priv->tunnel_push_fail = 0;
 	priv->tunnel_replays = 0;
