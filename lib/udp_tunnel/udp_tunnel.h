@@ -237,6 +237,51 @@ void udp_tunnel_dev_get_port(const struct udp_tunnel_dev *dev,
 void udp_tunnel_dev_set_port_priv(struct udp_tunnel_dev *dev,
 		unsigned int table, unsigned int idx, uint8_t priv);
 
+/* ------------------------------------------------------------- queries */
+
+/* One user as udp_tunnel_users_get() reports it. */
+struct udp_tunnel_user_info {
+	int family;
+	uint16_t port;		/* host byte order */
+	unsigned int type;	/* one type bit */
+	unsigned int refcnt;	/* adds of this triple not yet deleted */
+};
+
+/*
+ * Copy up to n users, oldest first, into out (out may be NULL when n is
+ * 0). Returns how many users there are, which may be more than n, or a
+ * negative errno.
+ */
+int udp_tunnel_users_get(struct udp_tunnel_registry *reg,
+		struct udp_tunnel_user_info *out, unsigned int n);
+
+/* One table slot as udp_tunnel_dev_find_port() reports it. */
+struct udp_tunnel_slot {
+	unsigned int table;
+	unsigned int entry;
+	uint16_t port;
+	unsigned int type;
+	int family;
+	uint32_t use_cnt;
+	bool confirmed;		/* the device said yes (what the dump shows) */
+};
+
+/*
+ * Does a slot of the device hold port (of type, or of any type when type
+ * is 0), confirmed by the device or still queued for it? 1 (and *slot
+ * filled if not NULL), 0, or a negative errno.
+ */
+int udp_tunnel_dev_find_port(struct udp_tunnel_dev *dev, uint16_t port,
+		unsigned int type, struct udp_tunnel_slot *slot);
+
+/*
+ * Distinct (port, type) of the registry's users that the device would
+ * offload (offload on, family and flags allow it) but that no slot of it
+ * holds: no table takes the type, the tables were full, or the port is
+ * held by another type. A negative errno for a bad device.
+ */
+int udp_tunnel_dev_not_fitted(struct udp_tunnel_dev *dev);
+
 /* ---------------------------------------------------------------- dump */
 
 /* What `ethtool --show-tunnels` shows for one device. */

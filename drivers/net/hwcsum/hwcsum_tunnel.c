@@ -3,9 +3,16 @@
  * Tunnel ports: the hwcsum port is a device of a lib/udp_tunnel registry,
  * as a NIC is a udp_tunnel_nic device in Linux. Its tables are the shape
  * of the hardware underneath (devarg tables=, or the sub-port driver's real
- * limits); entries are pushed to the sub-port when it has the ops. The
- * receive path classifies from the registry's lock-free lookup, so a port
- * that did not fit a table is still recognised in software.
+ * limits); entries are pushed to the sub-port when it has the ops, and
+ * replayed at every start (udp_tunnel_nic_reset_ntf). The receive path
+ * classifies from the registry's lock-free lookup, so changes here reach
+ * it without stopping any queue.
+ *
+ * DPDK's rules sit on top of the registry's: the same ethdev adding the
+ * same (type, port) twice is -EEXIST (priv->added[]), an add that lands in
+ * no table is rolled back with -ENOSPC, a type no table takes is -ENOTSUP,
+ * deleting what this ethdev did not add is -ENOENT. In registry=shared
+ * mode two ports adding the same port are two references on one user.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +24,11 @@
 
 #define ALL_BUILTIN_TYPES (UDP_TUNNEL_TYPE_VXLAN | UDP_TUNNEL_TYPE_GENEVE | \
 			   UDP_TUNNEL_TYPE_VXLAN_GPE | UDP_TUNNEL_TYPE_GUE)
+
+/* Log prefix naming the device: "net_hwcsum0 (port 1)". */
+#define TUN_LOG(level, dev, fmt, ...) \
+	HWCSUM_LOG(level, "%s (port %u): " fmt, (dev)->data->name, \
+		   (dev)->data->port_id, ## __VA_ARGS__)
 
 /* registry type bit -> DPDK's RTE_ETH_TUNNEL_TYPE_* for the sub-port, or 0. */
 static uint8_t
@@ -34,10 +46,73 @@ dpdk_tunnel_type(unsigned int type)
 	}
 }
 
-/* Registry callback: program the sub-port (runs under the registry lock). */
+/* Name of a type pushed to the sub-port (no registry call: lock held). */
+static const char *
+dpdk_type_name(uint8_t prot_type)
+{
+	switch (prot_type) {
+	case RTE_ETH_TUNNEL_TYPE_VXLAN:
+		return "vxlan";
+	case RTE_ETH_TUNNEL_TYPE_GENEVE:
+		return "geneve";
+	case RTE_ETH_TUNNEL_TYPE_VXLAN_GPE:
+		return "vxlan-gpe";
+	default:
+		return "?";
+	}
+}
+
+/* DPDK's tunnel types as registry bits; 0 for the ones hwcsum refuses. */
+static unsigned int
+registry_type(const struct rte_eth_udp_tunnel *t)
+{
+	switch (t->prot_type) {
+	case RTE_ETH_TUNNEL_TYPE_VXLAN:
+		return UDP_TUNNEL_TYPE_VXLAN;
+	case RTE_ETH_TUNNEL_TYPE_GENEVE:
+		return UDP_TUNNEL_TYPE_GENEVE;
+	case RTE_ETH_TUNNEL_TYPE_VXLAN_GPE:
+		return UDP_TUNNEL_TYPE_VXLAN_GPE;
+	default:
+		return 0;
+	}
+}
+
+/* Why a DPDK tunnel type is refused, for the log line. */
+static const char *
+refused_why(uint8_t prot_type)
+{
+	switch (prot_type) {
+	case RTE_ETH_TUNNEL_TYPE_ECPRI:
+		return "ecpri: eCPRI carries radio samples, not an inner packet to classify or checksum";
+	case RTE_ETH_TUNNEL_TYPE_NONE:
+		return "no tunnel type given";
+	default:
+		return "not a UDP tunnel type hwcsum knows (vxlan, geneve, vxlan-gpe)";
+	}
+}
+
+/*
+ * The sub-port is itself a hwcsum port of the same registry: it already
+ * sees every user, and calling it would take the registry lock we hold.
+ */
+static bool
+sub_shares_registry(const struct hwcsum_private *priv)
+{
+	const struct rte_eth_dev *sub = &rte_eth_devices[priv->sub_port];
+
+	return sub->dev_ops == &hwcsum_dev_ops &&
+		hwcsum_priv(sub)->registry == priv->registry;
+}
+
+/*
+ * Registry callback: program the sub-port. It runs under the registry
+ * lock, possibly on another port's thread or the registry worker (shared
+ * mode, replays): no registry call, counters updated atomically.
+ */
 static int
-push_port(struct udp_tunnel_dev *tdev, unsigned int table, unsigned int entry,
-	  const struct udp_tunnel_port_info *ti, bool add)
+push_port(struct udp_tunnel_dev *tdev, const struct udp_tunnel_port_info *ti,
+	  bool add)
 {
 	struct hwcsum_private *priv = udp_tunnel_dev_priv(tdev);
 	struct rte_eth_udp_tunnel t = {
@@ -46,21 +121,24 @@ push_port(struct udp_tunnel_dev *tdev, unsigned int table, unsigned int entry,
 	};
 	int ret;
 
-	RTE_SET_USED(table);
-	RTE_SET_USED(entry);
 	/* Only hwcsum's software sees it: nothing to push. */
-	if (!priv->sub_has_tunnel_ops || priv->sub_closed || t.prot_type == 0)
+	if (!priv->sub_has_tunnel_ops || priv->sub_closed || t.prot_type == 0 ||
+	    sub_shares_registry(priv))
 		return 0;
 	ret = add ? rte_eth_dev_udp_tunnel_port_add(priv->sub_port, &t) :
 		rte_eth_dev_udp_tunnel_port_delete(priv->sub_port, &t);
+	/* A replay re-adds what the sub-port may still hold: that is success. */
+	if ((add && ret == -EEXIST) || (!add && ret == -ENOENT))
+		ret = 0;
 	if (ret != 0) {
-		priv->tunnel_push_fail++;
-		HWCSUM_LOG(WARNING, "port %u: sub-port %s: %s UDP port %u type %u: %s",
-			   priv->port_id, priv->sub_name, add ? "add" : "del",
-			   ti->port, t.prot_type, rte_strerror(-ret));
+		__atomic_fetch_add(&priv->tunnel_push_fail, 1, __ATOMIC_RELAXED);
+		HWCSUM_LOG(WARNING, "%s (port %u): sub-port %s refused to %s UDP port %u type %s: %s (retried at the next change)",
+			   udp_tunnel_dev_name(tdev), priv->port_id,
+			   priv->sub_name, add ? "add" : "delete", ti->port,
+			   dpdk_type_name(t.prot_type), rte_strerror(-ret));
 		return ret;
 	}
-	priv->tunnel_push_ok++;
+	__atomic_fetch_add(&priv->tunnel_push_ok, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -68,14 +146,18 @@ static int
 set_port(struct udp_tunnel_dev *tdev, unsigned int table, unsigned int entry,
 	 const struct udp_tunnel_port_info *ti)
 {
-	return push_port(tdev, table, entry, ti, true);
+	RTE_SET_USED(table);
+	RTE_SET_USED(entry);
+	return push_port(tdev, ti, true);
 }
 
 static int
 unset_port(struct udp_tunnel_dev *tdev, unsigned int table, unsigned int entry,
 	   const struct udp_tunnel_port_info *ti)
 {
-	return push_port(tdev, table, entry, ti, false);
+	RTE_SET_USED(table);
+	RTE_SET_USED(entry);
+	return push_port(tdev, ti, false);
 }
 
 /* Table shape: devarg, else the sub-port driver's real limits, else ours. */
@@ -95,8 +177,8 @@ tables_fill(struct rte_eth_dev *dev, struct udp_tunnel_dev_info *info)
 					priv->registry, name);
 
 				if (type == 0) {
-					HWCSUM_LOG(ERR, "%s: devarg tables: unknown tunnel type '%s'",
-						   dev->data->name, name);
+					TUN_LOG(ERR, dev, "devarg tables: table %u: unknown tunnel type '%s'",
+						t, name);
 					return -EINVAL;
 				}
 				info->tables[t].tunnel_types |= type;
@@ -123,14 +205,10 @@ tables_fill(struct rte_eth_dev *dev, struct udp_tunnel_dev_info *info)
 	return 0;
 }
 
-int
-hwcsum_tunnel_init(struct rte_eth_dev *dev)
+static int
+registry_attach(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct udp_tunnel_dev_info *info = &priv->tunnel_info;
-	struct rte_eth_dev_info sub;
-	unsigned int i;
-	int ret;
 
 	if (priv->args.registry == HWCSUM_REGISTRY_SHARED) {
 		priv->registry = udp_tunnel_registry_default();
@@ -140,13 +218,95 @@ hwcsum_tunnel_init(struct rte_eth_dev *dev)
 		priv->registry_owned = true;
 	}
 	if (priv->registry == NULL) {
-		HWCSUM_LOG(ERR, "%s: cannot create a tunnel port registry",
-			   dev->data->name);
+		TUN_LOG(ERR, dev, "cannot create a tunnel port registry");
 		return -ENOMEM;
 	}
-	ret = rte_eth_dev_info_get(priv->sub_port, &sub);
-	priv->sub_has_tunnel_ops = ret == 0 &&
-		rte_eth_devices[priv->sub_port].dev_ops->udp_tunnel_port_add != NULL;
+	return 0;
+}
+
+static int tunnel_user_add(struct rte_eth_dev *dev, unsigned int type,
+			   uint16_t port);
+
+/* Drop the first n users of tunnel_ports=. */
+static void
+devarg_ports_del(struct rte_eth_dev *dev, unsigned int n)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+
+	while (n-- > 0) {
+		const struct hwcsum_tunnel_port_arg *tp = &priv->args.tunnel_ports[n];
+
+		udp_tunnel_port_del(priv->registry, AF_INET, tp->port,
+			udp_tunnel_type_by_name(priv->registry, tp->type_name));
+	}
+}
+
+/*
+ * The users of tunnel_ports=: held from probe to close, apart from what
+ * the application adds (which counts as a second reference).
+ */
+static int
+devarg_ports_add(struct rte_eth_dev *dev)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	unsigned int i, type;
+	int ret;
+
+	for (i = 0; i < priv->args.n_tunnel_ports; i++) {
+		const struct hwcsum_tunnel_port_arg *tp = &priv->args.tunnel_ports[i];
+
+		type = udp_tunnel_type_by_name(priv->registry, tp->type_name);
+		ret = type != 0 ? tunnel_user_add(dev, type, tp->port) : -EINVAL;
+		if (ret != 0) {
+			TUN_LOG(ERR, dev, "devarg tunnel_ports: UDP port %u type '%s': %s",
+				tp->port, tp->type_name, type != 0 ?
+				rte_strerror(-ret) : "unknown tunnel type");
+			devarg_ports_del(dev, i);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Leave the registry: our users (n_devarg of tunnel_ports=), the device. */
+static void
+tunnel_teardown(struct rte_eth_dev *dev, unsigned int n_devarg)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+
+	if (priv->registry == NULL)
+		return;
+	/* A shared registry lives on: take back every reference we hold. */
+	while (priv->n_added > 0) {
+		priv->n_added--;
+		udp_tunnel_port_del(priv->registry, AF_INET,
+				    priv->added[priv->n_added].port,
+				    priv->added[priv->n_added].type);
+	}
+	devarg_ports_del(dev, n_devarg);
+	if (priv->tunnel_dev != NULL) {
+		udp_tunnel_dev_unregister(priv->tunnel_dev);
+		priv->tunnel_dev = NULL;
+	}
+	if (priv->registry_owned)
+		udp_tunnel_registry_destroy(priv->registry);
+	priv->registry = NULL;
+}
+
+int
+hwcsum_tunnel_init(struct rte_eth_dev *dev)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	struct udp_tunnel_dev_info *info = &priv->tunnel_info;
+	const struct rte_eth_dev *sub = &rte_eth_devices[priv->sub_port];
+	int ret;
+
+	ret = registry_attach(dev);
+	if (ret != 0)
+		return ret;
+	priv->sub_has_tunnel_ops = sub->dev_ops != NULL &&
+		sub->dev_ops->udp_tunnel_port_add != NULL &&
+		sub->dev_ops->udp_tunnel_port_del != NULL;
 	memset(info, 0, sizeof(*info));
 	info->set_port = set_port;
 	info->unset_port = unset_port;
@@ -154,59 +314,35 @@ hwcsum_tunnel_init(struct rte_eth_dev *dev)
 	if (ret == 0)
 		ret = udp_tunnel_dev_register(priv->registry, dev->data->name,
 					      info, priv, &priv->tunnel_dev);
+	if (ret == 0)
+		ret = devarg_ports_add(dev);
 	if (ret != 0)
-		goto err;
-	for (i = 0; i < priv->args.n_tunnel_ports; i++) {
-		const struct hwcsum_tunnel_port_arg *tp = &priv->args.tunnel_ports[i];
-		unsigned int type = udp_tunnel_type_by_name(priv->registry,
-							    tp->type_name);
-
-		if (type == 0) {
-			HWCSUM_LOG(ERR, "%s: devarg tunnel_ports: unknown tunnel type '%s'",
-				   dev->data->name, tp->type_name);
-			ret = -EINVAL;
-			goto err;
-		}
-		ret = hwcsum_udp_tunnel_port_add_type(dev, type, tp->port);
-		if (ret != 0)
-			goto err;
-	}
-	return 0;
-err:
-	hwcsum_tunnel_uninit(dev);
+		tunnel_teardown(dev, 0);
 	return ret;
 }
 
 void
 hwcsum_tunnel_uninit(struct rte_eth_dev *dev)
 {
-	struct hwcsum_private *priv = hwcsum_priv(dev);
-
-	/* Our users leave the registry with us (a shared one lives on). */
-	while (priv->n_added > 0) {
-		priv->n_added--;
-		udp_tunnel_port_del(priv->registry, AF_INET,
-				    priv->added[priv->n_added].port,
-				    priv->added[priv->n_added].type);
-	}
-	if (priv->tunnel_dev != NULL) {
-		udp_tunnel_dev_unregister(priv->tunnel_dev);
-		priv->tunnel_dev = NULL;
-	}
-	if (priv->registry_owned && priv->registry != NULL)
-		udp_tunnel_registry_destroy(priv->registry);
-	priv->registry = NULL;
+	tunnel_teardown(dev, hwcsum_priv(dev)->args.n_tunnel_ports);
 }
 
 int
 hwcsum_tunnel_replay(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
+	int ret;
 
 	if (priv->tunnel_dev == NULL)
 		return 0;
-	priv->tunnel_replays++;
-	return udp_tunnel_dev_reset_ntf(priv->tunnel_dev);
+	ret = udp_tunnel_dev_reset_ntf(priv->tunnel_dev);
+	if (ret != 0) {
+		TUN_LOG(ERR, dev, "replaying the tunnel ports to sub-port %s: %s",
+			priv->sub_name, rte_strerror(-ret));
+		return ret;
+	}
+	__atomic_fetch_add(&priv->tunnel_replays, 1, __ATOMIC_RELAXED);
+	return 0;
 }
 
 static int
@@ -220,47 +356,110 @@ added_find(const struct hwcsum_private *priv, unsigned int type, uint16_t port)
 	return -1;
 }
 
+/* Mask of the types some table of this port takes. */
+static unsigned int
+tables_types(const struct hwcsum_private *priv)
+{
+	unsigned int t, mask = 0;
+
+	for (t = 0; t < UDP_TUNNEL_MAX_TABLES; t++)
+		mask |= priv->tunnel_info.tables[t].tunnel_types;
+	return mask;
+}
+
+/* Entries of the tables that take type, for the "full" log line. */
+static unsigned int
+tables_room(const struct hwcsum_private *priv, unsigned int type)
+{
+	unsigned int t, n = 0;
+
+	for (t = 0; t < UDP_TUNNEL_MAX_TABLES; t++)
+		if (priv->tunnel_info.tables[t].tunnel_types & type)
+			n += priv->tunnel_info.tables[t].n_entries;
+	return n;
+}
+
+/* What stops (type, port) before the registry is touched, or 0. */
+static int
+add_precheck(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	const char *name = udp_tunnel_type_name(priv->registry, type);
+	unsigned int other;
+
+	if (name == NULL) {
+		TUN_LOG(ERR, dev, "UDP port %u: tunnel type 0x%x is not registered",
+			port, type);
+		return -EINVAL;
+	}
+	if (!(tables_types(priv) & type)) {
+		TUN_LOG(ERR, dev, "UDP port %u type %s: no tunnel table of this port takes %s",
+			port, name, name);
+		return -ENOTSUP;
+	}
+	/* One UDP port carries one tunnel type, as one socket owns it. */
+	other = udp_tunnel_lookup(priv->registry, port);
+	if (other != 0 && other != type) {
+		TUN_LOG(ERR, dev, "UDP port %u type %s: the port is already used by type %s",
+			port, name, udp_tunnel_type_name(priv->registry, other));
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* One more reference on (AF_INET, port, type), only if this device holds it. */
+static int
+tunnel_user_add(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	const char *name;
+	int ret;
+
+	ret = add_precheck(dev, type, port);
+	if (ret != 0)
+		return ret;
+	name = udp_tunnel_type_name(priv->registry, type);
+	ret = udp_tunnel_port_add(priv->registry, AF_INET, port, type);
+	if (ret != 0) {
+		TUN_LOG(ERR, dev, "adding UDP port %u type %s: %s", port, name,
+			rte_strerror(-ret));
+		return ret;
+	}
+	/* Full: leave the registry as it was (one reference less). */
+	if (udp_tunnel_dev_find_port(priv->tunnel_dev, port, type, NULL) != 1) {
+		udp_tunnel_port_del(priv->registry, AF_INET, port, type);
+		TUN_LOG(ERR, dev, "UDP port %u type %s: no free entry in the tables that take %s (%u entries); not added",
+			port, name, name, tables_room(priv, type));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 int
 hwcsum_udp_tunnel_port_add_type(struct rte_eth_dev *dev, unsigned int type,
 				uint16_t port)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	const char *name = udp_tunnel_type_name(priv->registry, type);
 	int ret;
 
 	if (added_find(priv, type, port) >= 0) {
-		HWCSUM_LOG(ERR, "%s: UDP port %u type %s is already added on this port",
-			   dev->data->name, port, name);
+		TUN_LOG(ERR, dev, "UDP port %u type %s is already added on this port",
+			port, udp_tunnel_type_name(priv->registry, type));
 		return -EEXIST;
 	}
-	if (priv->n_added == RTE_DIM(priv->added))
+	if (priv->n_added == RTE_DIM(priv->added)) {
+		TUN_LOG(ERR, dev, "UDP port %u type %s: %u ports added already",
+			port, udp_tunnel_type_name(priv->registry, type),
+			priv->n_added);
 		return -ENOSPC;
-	ret = udp_tunnel_port_add(priv->registry, AF_INET, port, type);
-	if (ret != 0) {
-		HWCSUM_LOG(ERR, "%s: adding UDP port %u type %s: %s",
-			   dev->data->name, port, name, rte_strerror(-ret));
-		return ret;
 	}
+	ret = tunnel_user_add(dev, type, port);
+	if (ret != 0)
+		return ret;
 	priv->added[priv->n_added].type = type;
 	priv->added[priv->n_added].port = port;
 	priv->n_added++;
 	return 0;
-}
-
-/* DPDK's tunnel types as registry bits; 0 for the ones hwcsum refuses. */
-static unsigned int
-registry_type(const struct rte_eth_udp_tunnel *t)
-{
-	switch (t->prot_type) {
-	case RTE_ETH_TUNNEL_TYPE_VXLAN:
-		return UDP_TUNNEL_TYPE_VXLAN;
-	case RTE_ETH_TUNNEL_TYPE_GENEVE:
-		return UDP_TUNNEL_TYPE_GENEVE;
-	case RTE_ETH_TUNNEL_TYPE_VXLAN_GPE:
-		return UDP_TUNNEL_TYPE_VXLAN_GPE;
-	default:
-		return 0;
-	}
 }
 
 int
@@ -270,11 +469,9 @@ hwcsum_udp_tunnel_port_add(struct rte_eth_dev *dev,
 	unsigned int type = registry_type(tunnel);
 
 	if (type == 0) {
-		HWCSUM_LOG(ERR, "%s: UDP port %u: tunnel type %u is not supported (%s)",
-			   dev->data->name, tunnel->udp_port, tunnel->prot_type,
-			   tunnel->prot_type == RTE_ETH_TUNNEL_TYPE_ECPRI ?
-			   "eCPRI carries no inner packet to classify or checksum" :
-			   "not a UDP tunnel hwcsum knows");
+		TUN_LOG(ERR, dev, "UDP port %u: tunnel type %u refused: %s",
+			tunnel->udp_port, tunnel->prot_type,
+			refused_why(tunnel->prot_type));
 		return -ENOTSUP;
 	}
 	return hwcsum_udp_tunnel_port_add_type(dev, type, tunnel->udp_port);
@@ -286,21 +483,29 @@ hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
 	unsigned int type = registry_type(tunnel);
-	int i;
+	const char *name;
+	int i, ret;
 
 	if (type == 0) {
-		HWCSUM_LOG(ERR, "%s: UDP port %u: tunnel type %u is not supported",
-			   dev->data->name, tunnel->udp_port, tunnel->prot_type);
+		TUN_LOG(ERR, dev, "UDP port %u: tunnel type %u refused: %s",
+			tunnel->udp_port, tunnel->prot_type,
+			refused_why(tunnel->prot_type));
 		return -ENOTSUP;
 	}
+	name = udp_tunnel_type_name(priv->registry, type);
 	i = added_find(priv, type, tunnel->udp_port);
 	if (i < 0) {
-		HWCSUM_LOG(ERR, "%s: UDP port %u type %s was not added on this port",
-			   dev->data->name, tunnel->udp_port,
-			   udp_tunnel_type_name(priv->registry, type));
+		TUN_LOG(ERR, dev, "UDP port %u type %s was not added on this port",
+			tunnel->udp_port, name);
 		return -ENOENT;
 	}
-	udp_tunnel_port_del(priv->registry, AF_INET, tunnel->udp_port, type);
+	ret = udp_tunnel_port_del(priv->registry, AF_INET, tunnel->udp_port,
+				  type);
+	if (ret != 0) {
+		TUN_LOG(ERR, dev, "deleting UDP port %u type %s: %s",
+			tunnel->udp_port, name, rte_strerror(-ret));
+		return ret;
+	}
 	priv->added[i] = priv->added[--priv->n_added];
 	return 0;
 }
@@ -308,8 +513,13 @@ hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,
 unsigned int
 hwcsum_tunnel_not_fitted(struct rte_eth_dev *dev)
 {
-	RTE_SET_USED(dev);
-	return 0;
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	int n;
+
+	if (priv->tunnel_dev == NULL)
+		return 0;
+	n = udp_tunnel_dev_not_fitted(priv->tunnel_dev);
+	return n > 0 ? (unsigned int)n : 0;
 }
 
 struct udp_tunnel_registry *
