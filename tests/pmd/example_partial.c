@@ -46,8 +46,8 @@ put_udp4(uint8_t *buf, uint16_t dport, uint16_t payload)
 	ip->total_length = rte_cpu_to_be_16(sizeof(*ip) + sizeof(*udp) + payload);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(RTE_IPV4(192, 0, 2, 1));
-	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(192, 0, 2, 2));
+	ip->src_addr = rte_cpu_to_be_32(UINT32_C(0xc0000201)); /* 192.0.2.1 */
+	ip->dst_addr = rte_cpu_to_be_32(UINT32_C(0xc0000202)); /* 192.0.2.2 */
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16(4000);
 	udp->dst_port = rte_cpu_to_be_16(dport);
