@@ -5,21 +5,13 @@
 
 #include "csum_mbuf.h"
 #include "csum_offload.h"
+#include "csum_walk.h"
 
-#define ETH_HLEN 14
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd
-#define ETHERTYPE_VLAN 0x8100
-#define ETHERTYPE_QINQ 0x88a8
-#define PROTO_HOPOPTS 0
 #define PROTO_TCP 6
 #define PROTO_UDP 17
-#define PROTO_ROUTING 43
-#define PROTO_FRAGMENT 44
-#define PROTO_AH 51
-#define PROTO_DSTOPTS 60
 #define PROTO_SCTP 132
-#define MAX_VLANS 2
 /* Header bytes csum_offload_resolve() looks at: more than any sane stack. */
 #define RESOLVE_HDR_MAX 256
 
@@ -51,24 +43,6 @@ csum_offload_reason_name(enum csum_offload_reason reason)
 	return reason_names[reason];
 }
 
-/* Bounded big-endian reads of the header bytes. */
-struct hdr_view {
-	const uint8_t *p;
-	uint32_t len;
-};
-
-static inline bool
-have(const struct hdr_view *h, uint32_t off, uint32_t n)
-{
-	return (uint64_t)off + n <= h->len;
-}
-
-static inline uint16_t
-be16_at(const struct hdr_view *h, uint32_t off)
-{
-	return (uint16_t)((h->p[off] << 8) | h->p[off + 1]);
-}
-
 static int
 verdict(struct csum_offload_result *res, enum csum_offload_reason reason)
 {
@@ -77,94 +51,83 @@ verdict(struct csum_offload_result *res, enum csum_offload_reason reason)
 	return 0;
 }
 
-/* IPv4 at l3: fills ip_version, l4_proto, l4_off, or says why not. */
+/* What the walker saw at the IP layer against what the engine accepts. */
 static enum csum_offload_reason
-parse_ipv4(const struct csum_offload_spec *spec, const struct hdr_view *h,
-	   uint32_t l3, struct csum_offload_result *res)
+ip_reason(const struct csum_offload_spec *spec, const struct csum_walk *w,
+	  bool inner)
 {
-	uint32_t ihl;
-
-	res->ip_version = 4;
-	if (!have(h, l3, 20))
-		return CSUM_OFFLOAD_R_UNPARSED;
-	if (!spec->ipv4_okay)
+	if (w->ip_version == 4 && !spec->ipv4_okay)
 		return CSUM_OFFLOAD_R_IPV4;
-	ihl = (h->p[l3] & 0xf) * 4u;
-	if (ihl < 20)
-		return CSUM_OFFLOAD_R_UNPARSED;
-	if (ihl > 20 && !spec->ip_options_okay)
+	if (w->ip_version == 6 &&
+	    (!spec->ipv6_okay || (inner && spec->no_encapped_ipv6)))
+		return CSUM_OFFLOAD_R_IPV6;
+	if ((w->flags & CSUM_WALK_F_IP_OPTIONS) && !spec->ip_options_okay)
 		return CSUM_OFFLOAD_R_IP_OPTIONS;
-	/* A fragment has no whole L4 datagram to checksum (MF or an offset). */
-	if (be16_at(h, l3 + 6) & 0x3fff)
+	if ((w->flags & CSUM_WALK_F_EXT_HDRS) && !spec->ext_hdrs_okay)
+		return CSUM_OFFLOAD_R_EXT_HDRS;
+	/* A fragment has no whole L4 datagram to checksum. */
+	if (w->flags & CSUM_WALK_F_FRAGMENT)
 		return CSUM_OFFLOAD_R_FRAGMENT;
-	res->l4_proto = h->p[l3 + 9];
-	res->l4_off = l3 + ihl;
 	return CSUM_OFFLOAD_OK;
 }
 
+/* Is the L4 header at l4_off one the engine can do, as requested? */
 static enum csum_offload_reason
-parse_ipv6(const struct csum_offload_spec *spec, const struct hdr_view *h,
-	   uint32_t l3, bool inner, struct csum_offload_result *res)
+l4_reason(const struct csum_offload_spec *spec,
+	  const struct csum_offload_req *req, uint8_t l4_proto)
 {
-	uint32_t off = l3 + 40;
-	uint8_t next;
+	bool crc = req->flags & CSUM_OFFLOAD_F_CRC32C;
 
-	res->ip_version = 6;
-	if (!have(h, l3, 40))
-		return CSUM_OFFLOAD_R_UNPARSED;
-	if (!spec->ipv6_okay || (inner && spec->no_encapped_ipv6))
-		return CSUM_OFFLOAD_R_IPV6;
-	next = h->p[l3 + 6];
-	for (;;) {
-		switch (next) {
-		case PROTO_HOPOPTS:
-		case PROTO_ROUTING:
-		case PROTO_DSTOPTS:
-		case PROTO_AH: {
-			uint8_t cur = next;
-
-			if (!spec->ext_hdrs_okay)
-				return CSUM_OFFLOAD_R_EXT_HDRS;
-			if (!have(h, off, 2))
-				return CSUM_OFFLOAD_R_UNPARSED;
-			next = h->p[off];
-			/* AH counts 4-byte units minus 2, the others 8-byte units minus 1. */
-			off += cur == PROTO_AH ? (h->p[off + 1] + 2u) * 4 :
-				(h->p[off + 1] + 1u) * 8;
-			break;
-		}
-		case PROTO_FRAGMENT:
-			return CSUM_OFFLOAD_R_FRAGMENT;
-		default:
-			res->l4_proto = next;
-			res->l4_off = off;
-			return CSUM_OFFLOAD_OK;
-		}
+	switch (l4_proto) {
+	case PROTO_TCP:
+		if (crc)
+			return CSUM_OFFLOAD_R_CRC32C;
+		if (!spec->tcp_okay)
+			return CSUM_OFFLOAD_R_L4_PROTO;
+		if (req->csum_offset != 16)
+			return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
+		return CSUM_OFFLOAD_OK;
+	case PROTO_UDP:
+		if (crc)
+			return CSUM_OFFLOAD_R_CRC32C;
+		if (!spec->udp_okay)
+			return CSUM_OFFLOAD_R_L4_PROTO;
+		if (req->csum_offset != 6)
+			return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
+		return CSUM_OFFLOAD_OK;
+	case PROTO_SCTP:
+		if (!crc)
+			return CSUM_OFFLOAD_R_L4_PROTO;
+		if (!spec->sctp_okay)
+			return CSUM_OFFLOAD_R_CRC32C;
+		if (req->csum_offset != 8)
+			return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
+		return CSUM_OFFLOAD_OK;
+	default:
+		return crc ? CSUM_OFFLOAD_R_CRC32C : CSUM_OFFLOAD_R_L4_PROTO;
 	}
 }
 
+/* A parsing engine: the headers as the walker (csum_walk.h) reads them. */
 static int
 check_parse(const struct csum_offload_spec *spec,
-	    const struct csum_offload_req *req, const struct hdr_view *h,
-	    struct csum_offload_result *res)
+	    const struct csum_offload_req *req, const uint8_t *hdr,
+	    uint32_t hdr_len, uint32_t pkt_len, struct csum_offload_result *res)
 {
 	bool encap = req->flags & CSUM_OFFLOAD_F_ENCAP;
-	bool crc = req->flags & CSUM_OFFLOAD_F_CRC32C;
 	enum csum_offload_reason r;
-	uint32_t off = 12, l3;
-	uint16_t type;
+	enum csum_walk_status st;
+	struct csum_walk w;
+	bool natural;
+	uint32_t l3;
 
 	/* Ethernet and VLAN tags: a parsing engine reads them first. */
-	if (!have(h, 0, ETH_HLEN))
+	if (csum_walk_l2(hdr, hdr_len, 0, &w) != CSUM_WALK_OK) {
+		res->n_vlans = w.n_vlans;
 		return verdict(res, CSUM_OFFLOAD_R_UNPARSED);
-	type = be16_at(h, off);
-	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ) {
-		if (++res->n_vlans > MAX_VLANS || !have(h, off + 4, 2))
-			return verdict(res, CSUM_OFFLOAD_R_UNPARSED);
-		off += 4;
-		type = be16_at(h, off);
 	}
-	if (res->n_vlans && !spec->vlan_okay)
+	res->n_vlans = w.n_vlans;
+	if (w.n_vlans && !spec->vlan_okay)
 		return verdict(res, CSUM_OFFLOAD_R_VLAN);
 	if (encap) {
 		if (!spec->encap_okay)
@@ -173,60 +136,25 @@ check_parse(const struct csum_offload_spec *spec,
 	} else {
 		if (spec->no_not_encapped)
 			return verdict(res, CSUM_OFFLOAD_R_NOT_ENCAP);
-		l3 = req->l3_off ? req->l3_off : off + 2;
+		l3 = req->l3_off ? req->l3_off : w.l3_off;
 	}
 	res->l3_off = l3;
-	if (!have(h, l3, 1))
-		return verdict(res, CSUM_OFFLOAD_R_UNPARSED);
 	/* The ethertype must agree when the IP header follows it directly. */
-	if (!encap && l3 == off + 2u &&
-	    !((type == ETHERTYPE_IPV4 && h->p[l3] >> 4 == 4) ||
-	      (type == ETHERTYPE_IPV6 && h->p[l3] >> 4 == 6)))
+	natural = !encap && l3 == w.l3_off;
+	if (natural && w.ethertype != ETHERTYPE_IPV4 && w.ethertype != ETHERTYPE_IPV6)
 		return verdict(res, CSUM_OFFLOAD_R_UNPARSED);
-	switch (h->p[l3] >> 4) {
-	case 4:
-		r = parse_ipv4(spec, h, l3, res);
-		break;
-	case 6:
-		r = parse_ipv6(spec, h, l3, encap, res);
-		break;
-	default:
-		r = CSUM_OFFLOAD_R_UNPARSED;
-		break;
-	}
+	st = csum_walk_ip(hdr, hdr_len, pkt_len, l3, natural ? w.ethertype : 0, &w);
+	res->ip_version = w.ip_version;
+	if (st != CSUM_WALK_OK)
+		return verdict(res, CSUM_OFFLOAD_R_UNPARSED);
+	r = ip_reason(spec, &w, encap);
 	if (r != CSUM_OFFLOAD_OK)
 		return verdict(res, r);
+	res->l4_proto = w.l4_proto;
+	res->l4_off = w.l4_off;
 	if (res->l4_off != req->csum_start)
 		return verdict(res, CSUM_OFFLOAD_R_START_MISMATCH);
-	switch (res->l4_proto) {
-	case PROTO_TCP:
-		if (crc)
-			return verdict(res, CSUM_OFFLOAD_R_CRC32C);
-		if (!spec->tcp_okay)
-			return verdict(res, CSUM_OFFLOAD_R_L4_PROTO);
-		if (req->csum_offset != 16)
-			return verdict(res, CSUM_OFFLOAD_R_OFFSET_MISMATCH);
-		break;
-	case PROTO_UDP:
-		if (crc)
-			return verdict(res, CSUM_OFFLOAD_R_CRC32C);
-		if (!spec->udp_okay)
-			return verdict(res, CSUM_OFFLOAD_R_L4_PROTO);
-		if (req->csum_offset != 6)
-			return verdict(res, CSUM_OFFLOAD_R_OFFSET_MISMATCH);
-		break;
-	case PROTO_SCTP:
-		if (!crc)
-			return verdict(res, CSUM_OFFLOAD_R_L4_PROTO);
-		if (!spec->sctp_okay)
-			return verdict(res, CSUM_OFFLOAD_R_CRC32C);
-		if (req->csum_offset != 8)
-			return verdict(res, CSUM_OFFLOAD_R_OFFSET_MISMATCH);
-		break;
-	default:
-		return verdict(res, crc ? CSUM_OFFLOAD_R_CRC32C : CSUM_OFFLOAD_R_L4_PROTO);
-	}
-	return verdict(res, CSUM_OFFLOAD_OK);
+	return verdict(res, l4_reason(spec, req, w.l4_proto));
 }
 
 int
@@ -236,7 +164,7 @@ csum_offload_check(const struct csum_offload_spec *spec,
 		   struct csum_offload_result *res)
 {
 	bool crc = req->flags & CSUM_OFFLOAD_F_CRC32C;
-	struct hdr_view h = { hdr, hdr == NULL ? 0 : hdr_len };
+	uint32_t view = hdr == NULL ? 0 : hdr_len;
 
 	memset(res, 0, sizeof(*res));
 	res->verdict = CSUM_OFFLOAD_SW;
@@ -247,8 +175,8 @@ csum_offload_check(const struct csum_offload_spec *spec,
 		return -EINVAL;
 	if (req->l3_off >= req->csum_start && req->l3_off != 0)
 		return -EINVAL;
-	if (h.len > pkt_len)
-		h.len = pkt_len;
+	if (view > pkt_len)
+		view = pkt_len;
 
 	switch (spec->engine) {
 	case CSUM_ENGINE_NONE:
@@ -263,7 +191,7 @@ csum_offload_check(const struct csum_offload_spec *spec,
 			return verdict(res, CSUM_OFFLOAD_R_FIELD_TOO_FAR);
 		return verdict(res, CSUM_OFFLOAD_OK);
 	case CSUM_ENGINE_PARSE:
-		return check_parse(spec, req, &h, res);
+		return check_parse(spec, req, hdr, view, pkt_len, res);
 	}
 	return -EINVAL;
 }

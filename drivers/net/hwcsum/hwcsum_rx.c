@@ -1,37 +1,596 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Receive (stub until the offload path lands). */
+/*
+ * Receive, in the Linux CHECKSUM_COMPLETE model: one ones' complement sum
+ * per packet from the first byte after the Ethernet/VLAN headers, then
+ * every UDP/TCP checksum behind it (outer and, for a registered tunnel,
+ * inner) verified from that sum by reading headers only. Headers are read
+ * by lib/csum's walker (csum_walk.h), the one the transmit check uses;
+ * tunnels are recognised through the registry's lock-free lookup and the
+ * type's parser. The results are DPDK 22.11's RTE_MBUF_F_RX_*_CKSUM_*
+ * flags, packet_type and the COMPLETE dynamic field of rte_pmd_hwcsum.h.
+ *
+ * No lock, no allocation: headers are read in place when the first segment
+ * holds them, otherwise copied to the stack.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <ethdev_driver.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "csum_mbuf.h"
+#include "csum_walk.h"
 #include "hwcsum_private.h"
 #include "rte_pmd_hwcsum.h"
+
+/* Header bytes looked at: outer headers, a GENEVE header with the largest
+ * options (260 bytes), inner headers. */
+#define RX_VIEW_MAX 512
+#define UDP_HLEN 8
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_IPV6 0x86dd
+#define PROTO_ICMP 1
+#define PROTO_IPIP 4
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+#define PROTO_IPV6 41
+#define PROTO_ICMPV6 58
+#define PROTO_SCTP 132
+
+/* Every checksum flag a sub-port may set: ours once we look at a packet. */
+#define RX_CKSUM_FLAGS (RTE_MBUF_F_RX_IP_CKSUM_MASK | \
+			RTE_MBUF_F_RX_L4_CKSUM_MASK | \
+			RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD | \
+			RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK)
+
+/* The packet's first bytes, contiguous. */
+struct rx_view {
+	const uint8_t *p;
+	uint32_t len;
+	uint8_t copy[RX_VIEW_MAX];
+};
+
+enum rx_tunnel {
+	RX_TUNNEL_NONE = 0,	/* not UDP, port not registered, no registry */
+	RX_TUNNEL_MALFORMED,	/* registered port, header did not parse */
+	RX_TUNNEL_INNER_UNKNOWN, /* parsed; carries neither Ethernet nor IP */
+	RX_TUNNEL_OK,		/* parsed; inner Ethernet or IP (walked below) */
+};
+
+/* What the headers say, before any checksum is looked at. */
+struct rx_pkt {
+	struct csum_walk outer;	/* l3_off 0: Ethernet and tags did not fit */
+	enum csum_walk_status outer_st;
+	uint32_t udp_end;	/* end of the outer UDP datagram */
+	enum rx_tunnel tunnel;
+	unsigned int type;	/* registry type bit when tunnel >= INNER_UNKNOWN */
+	struct udp_tunnel_parse_result tun;
+	struct csum_walk inner;
+	bool inner_l2;		/* the inner packet starts with Ethernet */
+	enum csum_walk_status inner_st;
+};
+
+static void
+view_get(const struct rte_mbuf *m, struct rx_view *v)
+{
+	uint32_t want = RTE_MIN(m->pkt_len, (uint32_t)RX_VIEW_MAX);
+
+	if (m->data_len >= want) {
+		v->p = rte_pktmbuf_mtod(m, const uint8_t *);
+		v->len = RTE_MIN((uint32_t)m->data_len, m->pkt_len);
+		return;
+	}
+	/* Headers split across segments: a copy (a short chain gives none). */
+	v->p = v->copy;
+	v->len = csum_mbuf_read(m, 0, want, v->copy) == 0 ? want : 0;
+}
+
+static inline uint16_t
+be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* Walk the inner packet the tunnel header announced (region: the UDP datagram). */
+static void
+rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
+{
+	uint32_t off = pk->outer.l4_off + UDP_HLEN + pk->tun.inner_offset;
+	uint16_t type = pk->tun.inner_ethertype;
+
+	if (type == 0 && pk->tun.inner_ipproto == PROTO_IPIP)
+		type = ETHERTYPE_IPV4;
+	else if (type == 0 && pk->tun.inner_ipproto == PROTO_IPV6)
+		type = ETHERTYPE_IPV6;
+	if (type == UDP_TUNNEL_ETH_P_TEB) {
+		pk->inner_l2 = true;
+		pk->inner_st = csum_walk_eth(v->p, v->len, pk->udp_end, off,
+					     &pk->inner);
+	} else if (type == ETHERTYPE_IPV4 || type == ETHERTYPE_IPV6) {
+		memset(&pk->inner, 0, sizeof(pk->inner));
+		pk->inner_st = csum_walk_ip(v->p, v->len, pk->udp_end, off, type,
+					    &pk->inner);
+	} else {
+		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
+		return;
+	}
+	/* Ethernet carrying something else (ARP, MPLS...). */
+	if (pk->inner_st == CSUM_WALK_NOT_IP)
+		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
+}
+
+/*
+ * A registered UDP port: run the type's parser on the bytes behind the
+ * UDP header (the datagram's, as far as the view holds them).
+ */
+static void
+rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
+	  struct rx_pkt *pk)
+{
+	uint32_t hdr = pk->outer.l4_off + UDP_HLEN;
+	uint32_t end = RTE_MIN(v->len, pk->udp_end);
+	int ret;
+
+	pk->type = udp_tunnel_lookup(reg, be16_at(v->p + pk->outer.l4_off + 2));
+	if (pk->type == 0)
+		return;
+	ret = udp_tunnel_parse(reg, pk->type, v->p + hdr, end - hdr, &pk->tun);
+	if (ret == -EPROTONOSUPPORT) {
+		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
+		return;
+	}
+	if (ret != 0 || (uint64_t)hdr + pk->tun.inner_offset > pk->udp_end) {
+		pk->type = 0;
+		pk->tunnel = RX_TUNNEL_MALFORMED;
+		return;
+	}
+	pk->tunnel = RX_TUNNEL_OK;
+	rx_walk_inner(v, pk);
+}
+
+/* Outer headers, then the tunnel if the UDP destination port is registered. */
+static void
+rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
+	 uint32_t pkt_len, struct rx_pkt *pk)
+{
+	const struct csum_walk *o = &pk->outer;
+	uint32_t ulen;
+
+	pk->tunnel = RX_TUNNEL_NONE;
+	pk->type = 0;
+	pk->inner_l2 = false;
+	pk->outer_st = csum_walk_eth(v->p, v->len, pkt_len, 0, &pk->outer);
+	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != PROTO_UDP ||
+	    (o->flags & CSUM_WALK_F_FRAGMENT) ||
+	    (uint64_t)o->l4_off + UDP_HLEN > v->len)
+		return;
+	ulen = be16_at(v->p + o->l4_off + 4);
+	if (ulen < UDP_HLEN || (uint64_t)o->l4_off + ulen > o->l3_end)
+		return; /* verification says so, below */
+	pk->udp_end = o->l4_off + ulen;
+	if (priv->registry != NULL)
+		rx_tunnel(priv->registry, v, pk);
+}
+
+/* --------------------------------------------------------- packet_type */
+
+/* The outer and inner values of each layer ([1]: RTE_PTYPE_INNER_*). */
+static uint32_t
+l2_ptype(const struct csum_walk *w, bool inner)
+{
+	static const uint32_t pt[2][3] = {
+		{ RTE_PTYPE_L2_ETHER, RTE_PTYPE_L2_ETHER_VLAN, RTE_PTYPE_L2_ETHER_QINQ },
+		{ RTE_PTYPE_INNER_L2_ETHER, RTE_PTYPE_INNER_L2_ETHER_VLAN,
+		  RTE_PTYPE_INNER_L2_ETHER_QINQ },
+	};
+
+	return pt[inner][w->n_vlans];
+}
+
+static uint32_t
+l3_ptype(const struct csum_walk *w, bool inner)
+{
+	static const uint32_t pt[2][4] = {
+		{ RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV4_EXT,
+		  RTE_PTYPE_L3_IPV6, RTE_PTYPE_L3_IPV6_EXT },
+		{ RTE_PTYPE_INNER_L3_IPV4, RTE_PTYPE_INNER_L3_IPV4_EXT,
+		  RTE_PTYPE_INNER_L3_IPV6, RTE_PTYPE_INNER_L3_IPV6_EXT },
+	};
+
+	if (w->ip_version == 4)
+		return pt[inner][(w->flags & CSUM_WALK_F_IP_OPTIONS) ? 1 : 0];
+	return pt[inner][(w->flags & (CSUM_WALK_F_EXT_HDRS |
+				      CSUM_WALK_F_FRAGMENT)) ? 3 : 2];
+}
+
+static uint32_t
+l4_ptype(const struct csum_walk *w, bool inner)
+{
+	static const uint32_t pt[2][5] = {
+		{ RTE_PTYPE_L4_FRAG, RTE_PTYPE_L4_TCP, RTE_PTYPE_L4_UDP,
+		  RTE_PTYPE_L4_SCTP, RTE_PTYPE_L4_ICMP },
+		{ RTE_PTYPE_INNER_L4_FRAG, RTE_PTYPE_INNER_L4_TCP,
+		  RTE_PTYPE_INNER_L4_UDP, RTE_PTYPE_INNER_L4_SCTP,
+		  RTE_PTYPE_INNER_L4_ICMP },
+	};
+
+	if (w->flags & CSUM_WALK_F_FRAGMENT)
+		return pt[inner][0];
+	switch (w->l4_proto) {
+	case PROTO_TCP:
+		return pt[inner][1];
+	case PROTO_UDP:
+		return pt[inner][2];
+	case PROTO_SCTP:
+		return pt[inner][3];
+	case PROTO_ICMP:
+	case PROTO_ICMPV6:
+		return pt[inner][4];
+	default:
+		return 0;
+	}
+}
+
+static uint32_t
+rx_ptype(const struct hwcsum_private *priv, const struct rx_pkt *pk)
+{
+	uint32_t pt = 0;
+
+	if (pk->outer.l3_off == 0)
+		return RTE_PTYPE_UNKNOWN;
+	pt |= l2_ptype(&pk->outer, false);
+	if (pk->outer_st != CSUM_WALK_OK)
+		return pt;
+	pt |= l3_ptype(&pk->outer, false) | l4_ptype(&pk->outer, false);
+	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN)
+		return pt;
+	pt |= hwcsum_tunnel_ptype(priv->registry, pk->type);
+	if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN && !pk->inner_l2)
+		return pt;
+	if (pk->inner_l2 && pk->inner.l3_off != 0)
+		pt |= l2_ptype(&pk->inner, true);
+	if (pk->inner_st == CSUM_WALK_OK)
+		pt |= l3_ptype(&pk->inner, true) | l4_ptype(&pk->inner, true);
+	return pt;
+}
+
+/* ------------------------------------------------------------ verdicts */
+
+/* One packet's checksum work, from the one COMPLETE sum. */
+struct rx_sum {
+	bool ok;
+	uint32_t start;
+	uint32_t sum;
+};
+
+/* csum_mbuf_verify_l4() for the L4 header a walk found; -1 when there is none. */
+static int
+rx_verify_l4(const struct rte_mbuf *m, const struct rx_sum *s,
+	     const struct csum_walk *w, uint32_t flags)
+{
+	if (!s->ok || (w->flags & CSUM_WALK_F_FRAGMENT) ||
+	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
+		return -ENOENT;
+	return csum_mbuf_verify_l4(m, s->start, s->sum, w->l3_off, w->l4_off,
+				   w->l4_proto, flags);
+}
+
+/* csum_mbuf_ipv4_hdr_ok() for an IPv4 header: 1, 0, or -1 for none. */
+static int
+rx_verify_ip(const struct rte_mbuf *m, const struct csum_walk *w)
+{
+	if (w->ip_version != 4)
+		return -ENOENT;
+	return csum_mbuf_ipv4_hdr_ok(m, w->l3_off);
+}
+
+/* Flags for the innermost (or only) IP and L4 headers; counts the bad ones. */
+static uint64_t
+rx_inner_flags(int ip, int l4, struct hwcsum_rxq_stats *st, bool *unknown)
+{
+	uint64_t f = 0;
+
+	if (ip == 1) {
+		f |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	} else if (ip == 0) {
+		f |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
+		st->c[HWCSUM_RX_IP_BAD]++;
+	}
+	switch (l4) {
+	case CSUM_L4_GOOD:
+		f |= RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+		break;
+	case CSUM_L4_BAD:
+		f |= RTE_MBUF_F_RX_L4_CKSUM_BAD;
+		st->c[HWCSUM_RX_L4_BAD]++;
+		break;
+	case CSUM_L4_NONE:
+		/* Nothing to verify: DPDK's L4_CKSUM_NONE means something else. */
+		st->c[HWCSUM_RX_L4_NONE]++;
+		break;
+	case -ENOENT:
+		break; /* not UDP/TCP, or a fragment: no verdict, nothing wrong */
+	default:
+		*unknown = true;
+		break;
+	}
+	return f;
+}
+
+/* Outer verdicts of a tunnel: ours, or what the sub-port's hardware said. */
+static uint64_t
+rx_outer_flags(int ip, int l4, uint64_t sub, struct hwcsum_rxq_stats *st,
+	       bool *unknown)
+{
+	uint64_t f = 0;
+
+	if ((sub & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+		ip = 0;
+	if (ip == 0) {
+		f |= RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD;
+		st->c[HWCSUM_RX_OUTER_IP_BAD]++;
+	}
+	switch (sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) {
+	case RTE_MBUF_F_RX_L4_CKSUM_GOOD:
+		l4 = CSUM_L4_GOOD;
+		break;
+	case RTE_MBUF_F_RX_L4_CKSUM_BAD:
+		l4 = CSUM_L4_BAD;
+		break;
+	case RTE_MBUF_F_RX_L4_CKSUM_NONE:
+		return f; /* data verified, field not: DPDK has no outer value */
+	default:
+		break;
+	}
+	switch (l4) {
+	case CSUM_L4_GOOD:
+		f |= RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD;
+		break;
+	case CSUM_L4_BAD:
+		f |= RTE_MBUF_F_RX_OUTER_L4_CKSUM_BAD;
+		st->c[HWCSUM_RX_OUTER_L4_BAD]++;
+		break;
+	case CSUM_L4_NONE:
+		st->c[HWCSUM_RX_L4_NONE]++;
+		break;
+	default:
+		*unknown = true;
+		break;
+	}
+	return f;
+}
+
+/* CHECKSUM_COMPLETE from the first byte after Ethernet/VLAN, stored in the field. */
+static void
+rx_complete(const struct hwcsum_private *priv, struct rte_mbuf *m,
+	    const struct rx_pkt *pk, struct rx_sum *s,
+	    struct hwcsum_rxq_stats *st)
+{
+	struct rte_pmd_hwcsum_csum *f;
+
+	s->ok = pk->outer.l3_off != 0 &&
+		csum_mbuf_complete(m, pk->outer.l3_off, &s->sum) == 0;
+	if (!s->ok)
+		return;
+	s->start = pk->outer.l3_off;
+	st->c[HWCSUM_RX_COMPLETE]++;
+	/* A bare priv (fuzzers) may have no field registered. */
+	if (priv->rx_complete_flag == 0)
+		return;
+	f = RTE_MBUF_DYNFIELD(m, priv->dynfield_off, struct rte_pmd_hwcsum_csum *);
+	f->start = (uint16_t)s->start;
+	f->sum = csum_fold(s->sum);
+	m->ol_flags |= priv->rx_complete_flag;
+}
+
+/* A registered tunnel: outer flags (sub-port's or ours), inner flags ours. */
+static uint64_t
+rx_tunnel_flags(const struct rte_mbuf *m, const struct rx_pkt *pk,
+		const struct rx_sum *s, int outer_ip, uint64_t sub,
+		struct hwcsum_rxq_stats *st, bool *unknown)
+{
+	/* RFC 6935: a tunnel over IPv6 may send a zero UDP checksum. */
+	uint32_t zero_ok = pk->outer.ip_version == 6 ? CSUM_VERIFY_F_IPV6_UDP_ZERO : 0;
+	int l4 = -ENOENT;
+	uint64_t f;
+
+	st->tunnel[__builtin_ctz(pk->type)]++;
+	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK))
+		l4 = rx_verify_l4(m, s, &pk->outer, zero_ok);
+	f = rx_outer_flags(outer_ip, l4, sub, st, unknown);
+	if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN) {
+		st->c[HWCSUM_RX_INNER_UNKNOWN]++;
+		return f;
+	}
+	if (pk->inner_st != CSUM_WALK_OK) {
+		*unknown = true;
+		return f;
+	}
+	return f | rx_inner_flags(rx_verify_ip(m, &pk->inner),
+				  rx_verify_l4(m, s, &pk->inner, 0), st, unknown);
+}
+
+/* Our verdicts, from one COMPLETE sum; sub: a tunnel's outer L4 verdict kept. */
+static void
+rx_verdicts(const struct hwcsum_private *priv, struct rte_mbuf *m,
+	    const struct rx_pkt *pk, uint64_t sub, struct hwcsum_rxq_stats *st)
+{
+	bool outer_ok = pk->outer_st == CSUM_WALK_OK;
+	bool unknown = !outer_ok && pk->outer_st != CSUM_WALK_NOT_IP;
+	struct rx_sum s;
+	int ip = -ENOENT;
+
+	rx_complete(priv, m, pk, &s, st);
+	if (!s.ok)
+		unknown = true;
+	if (outer_ok && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
+		ip = rx_verify_ip(m, &pk->outer);
+	if (pk->tunnel >= RX_TUNNEL_INNER_UNKNOWN)
+		m->ol_flags |= rx_tunnel_flags(m, pk, &s, ip, sub, st, &unknown);
+	else
+		m->ol_flags |= rx_inner_flags(ip, outer_ok ? rx_verify_l4(m, &s,
+				&pk->outer, 0) : -ENOENT, st, &unknown);
+	if (unknown)
+		st->c[HWCSUM_RX_UNKNOWN]++;
+}
+
+/*
+ * The sub-port's hardware judged a packet that is no tunnel of ours
+ * (virtio-net DATA_VALID, e1000 status bits): keep that, sum nothing.
+ */
+static void
+rx_keep_sub(struct rte_mbuf *m, const struct rx_pkt *pk, uint64_t sub,
+	    struct hwcsum_rxq_stats *st)
+{
+	int ip = -ENOENT;
+
+	st->c[HWCSUM_RX_VERDICT_SUB]++;
+	m->ol_flags |= sub & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	if ((sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		st->c[HWCSUM_RX_L4_BAD]++;
+	if (sub & RTE_MBUF_F_RX_IP_CKSUM_MASK) {
+		m->ol_flags |= sub & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+		if ((sub & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+			st->c[HWCSUM_RX_IP_BAD]++;
+		return;
+	}
+	/* It said nothing of the IPv4 header: 20 bytes, ours to check. */
+	if (pk->outer_st == CSUM_WALK_OK)
+		ip = rx_verify_ip(m, &pk->outer);
+	if (ip == 1) {
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	} else if (ip == 0) {
+		m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
+		st->c[HWCSUM_RX_IP_BAD]++;
+	}
+}
+
+void
+hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+	      struct hwcsum_rxq_stats *st)
+{
+	uint64_t sub = m->ol_flags & RX_CKSUM_FLAGS;
+	struct rx_view v;
+	struct rx_pkt pk;
+
+	m->ol_flags &= ~(RX_CKSUM_FLAGS | priv->rx_complete_flag);
+	view_get(m, &v);
+	rx_parse(priv, &v, m->pkt_len, &pk);
+	m->packet_type = rx_ptype(priv, &pk);
+	if (pk.tunnel == RX_TUNNEL_MALFORMED)
+		st->c[HWCSUM_RX_TUNNEL_MALFORMED]++;
+	/* Only an L4 verdict of the sub-port is kept (a tunnel: as the outer one). */
+	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK)) {
+		sub = 0;
+	} else if (pk.tunnel < RX_TUNNEL_INNER_UNKNOWN) {
+		rx_keep_sub(m, &pk, sub, st);
+		return;
+	} else {
+		st->c[HWCSUM_RX_VERDICT_SUB]++;
+	}
+	rx_verdicts(priv, m, &pk, sub, st);
+}
 
 uint16_t
 hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {
-	return hwcsum_rx_burst_raw(queue, pkts, n);
+	struct hwcsum_rxq *rxq = queue;
+	const struct hwcsum_private *priv = rxq->priv;
+	uint16_t nb_rx, i;
+
+	if (unlikely(priv->sub_closed))
+		return 0;
+	nb_rx = rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts, n);
+	for (i = 0; i < nb_rx; i++) {
+		pkts[i]->port = rxq->port_id;
+		hwcsum_rx_one(priv, pkts[i], &rxq->stats);
+	}
+	return nb_rx;
 }
 
+static const uint32_t rx_ptypes[] = {
+	RTE_PTYPE_L2_ETHER,
+	RTE_PTYPE_L2_ETHER_VLAN,
+	RTE_PTYPE_L2_ETHER_QINQ,
+	RTE_PTYPE_L3_IPV4,
+	RTE_PTYPE_L3_IPV4_EXT,
+	RTE_PTYPE_L3_IPV6,
+	RTE_PTYPE_L3_IPV6_EXT,
+	RTE_PTYPE_L4_TCP,
+	RTE_PTYPE_L4_UDP,
+	RTE_PTYPE_L4_SCTP,
+	RTE_PTYPE_L4_ICMP,
+	RTE_PTYPE_L4_FRAG,
+	RTE_PTYPE_TUNNEL_VXLAN,
+	RTE_PTYPE_TUNNEL_GENEVE,
+	RTE_PTYPE_TUNNEL_VXLAN_GPE,
+	RTE_PTYPE_INNER_L2_ETHER,
+	RTE_PTYPE_INNER_L2_ETHER_VLAN,
+	RTE_PTYPE_INNER_L2_ETHER_QINQ,
+	RTE_PTYPE_INNER_L3_IPV4,
+	RTE_PTYPE_INNER_L3_IPV4_EXT,
+	RTE_PTYPE_INNER_L3_IPV6,
+	RTE_PTYPE_INNER_L3_IPV6_EXT,
+	RTE_PTYPE_INNER_L4_TCP,
+	RTE_PTYPE_INNER_L4_UDP,
+	RTE_PTYPE_INNER_L4_SCTP,
+	RTE_PTYPE_INNER_L4_ICMP,
+	RTE_PTYPE_INNER_L4_FRAG,
+	RTE_PTYPE_UNKNOWN
+};
+
+/*
+ * Ours when the checksum burst runs (rx=on, or rx=auto with an RX checksum
+ * offload configured); in pass-through the sub-port's, as failsafe does.
+ */
 const uint32_t *
-hwcsum_supported_ptypes(struct rte_eth_dev *dev __rte_unused)
+hwcsum_supported_ptypes(struct rte_eth_dev *dev)
 {
-	return NULL;
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	struct rte_eth_dev *sub;
+
+	if (priv->args.rx_mode == HWCSUM_RX_ON ||
+	    (priv->args.rx_mode == HWCSUM_RX_AUTO && priv->rx_work))
+		return rx_ptypes;
+	if (priv->sub_closed)
+		return NULL;
+	sub = &rte_eth_devices[priv->sub_port];
+	if (sub->dev_ops->dev_supported_ptypes_get == NULL)
+		return NULL;
+	return sub->dev_ops->dev_supported_ptypes_get(sub);
 }
 
 uint32_t
 hwcsum_tunnel_ptype(const struct udp_tunnel_registry *reg __rte_unused,
-		    unsigned int type __rte_unused)
+		    unsigned int type)
 {
-	return 0;
+	/* Built-in types have fixed bits; DPDK has no value for GUE or others. */
+	switch (type) {
+	case UDP_TUNNEL_TYPE_VXLAN:
+		return RTE_PTYPE_TUNNEL_VXLAN;
+	case UDP_TUNNEL_TYPE_GENEVE:
+		return RTE_PTYPE_TUNNEL_GENEVE;
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:
+		return RTE_PTYPE_TUNNEL_VXLAN_GPE;
+	default:
+		return 0;
+	}
 }
 
 unsigned int
-rte_pmd_hwcsum_rx_tunnel_type(uint16_t port_id __rte_unused,
-			      const struct rte_mbuf *m __rte_unused)
+rte_pmd_hwcsum_rx_tunnel_type(uint16_t port_id, const struct rte_mbuf *m)
 {
-	return 0;
-}
+	const struct hwcsum_private *priv;
+	struct rx_view v;
+	struct rx_pkt pk;
 
-void
-hwcsum_rx_one(const struct hwcsum_private *priv __rte_unused,
-	      struct rte_mbuf *m __rte_unused,
-	      struct hwcsum_rxq_stats *st __rte_unused)
-{
+	if (m == NULL || !rte_eth_dev_is_valid_port(port_id) ||
+	    rte_eth_devices[port_id].dev_ops != &hwcsum_dev_ops)
+		return 0;
+	priv = hwcsum_priv(&rte_eth_devices[port_id]);
+	view_get(m, &v);
+	rx_parse(priv, &v, m->pkt_len, &pk);
+	/* The same answer as packet_type: a malformed header is plain UDP. */
+	return pk.tunnel >= RX_TUNNEL_INNER_UNKNOWN ? pk.type : 0;
 }

@@ -232,9 +232,13 @@ __rte_pmd_hwcsum_fold(uint32_t sum)
 
 /**
  * RX: verify the UDP or TCP checksum at l4_off, carried by the IPv4/IPv6
- * header at l3_off (any depth), from the packet's COMPLETE sum: reads only
- * the bytes from the sum's start to l4_off, the pseudo-header, and any
- * trailer after the datagram. The IP header must be in the first segment.
+ * header at l3_off (outer or inner, any depth of tunnel), from the packet's
+ * COMPLETE sum: reads only the bytes from the sum's start to l4_off, the
+ * pseudo-header, and any trailer after the datagram. The IP and L4 headers
+ * must be in the first segment; an IPv6 header must be followed directly
+ * by the L4 header (extension headers: -EINVAL). A zero UDP checksum is 2
+ * over IPv4 and 0 (bad, RFC 8200) over IPv6: a tunnel that allows zero
+ * there (RFC 6935) decides that itself before calling.
  * @return 1 good, 0 bad, 2 UDP over IPv4 without a checksum; -ENODATA
  *   without a COMPLETE sum; -EINVAL when the headers do not add up.
  */
@@ -249,8 +253,9 @@ rte_pmd_hwcsum_rx_verify_l4(const struct rte_pmd_hwcsum_dyn *dyn,
 
 	if (!rte_pmd_hwcsum_rx_complete(dyn, m, &start, &folded))
 		return -ENODATA;
+	/* The IP and L4 headers are read in place: both in the first segment. */
 	if (l3_off < start || l4_off <= l3_off || l4_off + 8 > m->pkt_len ||
-	    l4_off > m->data_len)
+	    l4_off + 8 > m->data_len)
 		return -EINVAL;
 	if ((l3[0] >> 4) == 4 && l4_off - l3_off >= 20 && l3_off + 20 <= m->data_len) {
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
@@ -284,7 +289,7 @@ rte_pmd_hwcsum_rx_verify_l4(const struct rte_pmd_hwcsum_dyn *dyn,
 	} else if (proto != IPPROTO_TCP) {
 		return -EINVAL;
 	}
-	if (l4_end > m->pkt_len || l4_end < l4_off + 8 || l4_off + 8 > m->data_len)
+	if (l4_end > m->pkt_len || l4_end < l4_off + 8)
 		return -EINVAL;
 	l4_len = l4_end - l4_off;
 	/* COMPLETE minus what is in front of the L4 header and behind it. */

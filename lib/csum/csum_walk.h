@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef HWCSUM_CSUM_WALK_H
+#define HWCSUM_CSUM_WALK_H
+
+/**
+ * @file
+ * The one header walker: Ethernet, up to two 802.1Q/802.1ad tags, then
+ * IPv4 (options, fragment bits, total length) or IPv6 (hop-by-hop,
+ * routing, destination options and AH extension headers; a fragment
+ * header ends the walk). Receive classification and the transmit
+ * offloadability check both use it, so a packet is understood the same way
+ * in both directions.
+ *
+ * It reads a contiguous view of the packet's first bytes: hdr_len bytes at
+ * hdr, of a packet (or, for an inner packet, a region) of pkt_len bytes.
+ * The view may be shorter than the packet (a copy of the headers); length
+ * fields are checked against pkt_len, header bytes against hdr_len. It
+ * stops at the first byte after the IP headers: L4 headers are the
+ * caller's, who knows which it needs. No DPDK dependency.
+ */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSUM_WALK_MAX_VLANS 2
+
+/** Why a walk stopped. Fields are valid as far as the walk got. */
+enum csum_walk_status {
+	CSUM_WALK_OK = 0,	  /**< every header up to l4_off understood */
+	CSUM_WALK_TRUNCATED,	  /**< a header runs past the view (hdr_len) */
+	CSUM_WALK_TOO_MANY_VLANS, /**< more than CSUM_WALK_MAX_VLANS tags */
+	CSUM_WALK_NOT_IP,	  /**< ethertype neither IPv4 nor IPv6 */
+	CSUM_WALK_BAD_VERSION,	  /**< version not 4/6, or not the ethertype's */
+	CSUM_WALK_BAD_HEADER,	  /**< IPv4 ihl < 5 */
+	CSUM_WALK_BAD_LENGTH,	  /**< IP length shorter than its headers, or past pkt_len */
+};
+
+/* What the walk saw (flags of struct csum_walk). */
+#define CSUM_WALK_F_IP_OPTIONS	(1u << 0) /**< IPv4 header with options (ihl > 5) */
+#define CSUM_WALK_F_EXT_HDRS	(1u << 1) /**< IPv6 extension headers before l4_off */
+#define CSUM_WALK_F_FRAGMENT	(1u << 2) /**< IPv4 MF or offset, or IPv6 fragment header */
+#define CSUM_WALK_F_LATER_FRAG	(1u << 3) /**< fragment offset not 0: no L4 header here */
+#define CSUM_WALK_F_JUMBO	(1u << 4) /**< IPv6 payload length 0 with hop-by-hop:
+					       l3_end is pkt_len */
+
+/** Where the headers are (offsets from hdr, like the packet's own). */
+struct csum_walk {
+	uint32_t l2_off;    /**< Ethernet header */
+	uint32_t l3_off;    /**< first byte after Ethernet and tags: the IP header;
+				 0 when the Ethernet header and tags did not fit */
+	uint32_t l4_off;    /**< first byte after the IP headers */
+	uint32_t l3_end;    /**< end of the IP datagram by its length field */
+	uint16_t ethertype; /**< after the tags, host order */
+	uint16_t outer_tpid; /**< first tag's TPID (0x8100/0x88a8), 0 if untagged */
+	uint8_t n_vlans;
+	uint8_t ip_version; /**< 4 or 6, once the version nibble was read */
+	uint8_t l4_proto;   /**< IPPROTO_* behind the IP headers (fragment: what
+				 the fragment carries) */
+	uint8_t flags;	    /**< CSUM_WALK_F_* */
+};
+
+/**
+ * Ethernet and tags at off: fills l2_off, n_vlans, outer_tpid, ethertype,
+ * l3_off.
+ * @return CSUM_WALK_OK, TRUNCATED or TOO_MANY_VLANS.
+ */
+enum csum_walk_status csum_walk_l2(const void *hdr, uint32_t hdr_len,
+				   uint32_t off, struct csum_walk *w);
+
+/**
+ * An IP header at off (an inner IP header of GUE or VXLAN-GPE, say):
+ * fills ip_version, l3_off, l4_off, l3_end, l4_proto, flags, and leaves
+ * the L2 fields alone (zero them first when there was no L2 walk).
+ * ethertype 0 takes the version from the header;
+ * 0x0800 or 0x86DD require that version (BAD_VERSION otherwise); any other
+ * value is NOT_IP.
+ */
+enum csum_walk_status csum_walk_ip(const void *hdr, uint32_t hdr_len,
+				   uint32_t pkt_len, uint32_t off,
+				   uint16_t ethertype, struct csum_walk *w);
+
+/**
+ * Both: an Ethernet frame at off (outer, or a tunnel's inner frame whose
+ * region ends at pkt_len). The IP header must agree with the ethertype.
+ */
+enum csum_walk_status csum_walk_eth(const void *hdr, uint32_t hdr_len,
+				    uint32_t pkt_len, uint32_t off,
+				    struct csum_walk *w);
+
+/** Short stable name of a status ("ok", "truncated", ...). */
+const char *csum_walk_status_name(enum csum_walk_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
