@@ -86,11 +86,20 @@ ip_version_at(const struct rte_mbuf *m, uint32_t off)
 	return b >> 4;
 }
 
-/* An IPv4 header at off whose checksum the flags ask for. */
+/*
+ * An IPv4 header at off whose checksum the flags ask for: len (l3_len) is
+ * its whole header, options included, and it lies within the packet, so a
+ * device told IPCSS/IPCSE from it stays inside the packet too.
+ */
 static int
 ipv4_expected(const struct rte_mbuf *m, uint32_t off, uint32_t len)
 {
-	return len >= 20 && ip_version_at(m, off) == 4 ? 0 : -EINVAL;
+	uint8_t b;
+
+	if (len < 20 || (uint64_t)off + len > m->pkt_len ||
+	    csum_mbuf_read(m, off, 1, &b) < 0)
+		return -EINVAL;
+	return b >> 4 == 4 && (b & 0xf) * 4u == len ? 0 : -EINVAL;
 }
 
 /*
@@ -112,6 +121,8 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	memset(p, 0, sizeof(*p));
 	p->inner_l3 = l3;
 	p->inner_l3_len = m->l3_len;
+	p->outer_l3 = outer_l3;
+	p->outer_l4 = outer_l4;
 	p->encap = encap;
 	if (fl & SEG_FLAGS)
 		return -ENOTSUP; /* hwcsum offers no segmentation offload */
@@ -152,8 +163,6 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		if (m->outer_l3_len == 0)
 			return -EINVAL;
 		p->has_outer_udp = true;
-		p->outer_l3 = outer_l3;
-		p->outer_l4 = outer_l4;
 		ret = csum_mbuf_seed_l4(m, outer_l3, outer_l4, PROTO_UDP);
 		if (ret < 0)
 			return ret;
