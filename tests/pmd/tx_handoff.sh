@@ -46,15 +46,18 @@ run() {
 		echo "quit"
 	} > "$WORK/cmds.fifo" &
 	(
-		for _ in $(seq 50); do ip link show hwcsumtap0 >/dev/null 2>&1 && break; sleep 0.2; done
-		ip link set hwcsumtap0 up
+		# EAL start-up on a busy machine can take a while.
+		for _ in $(seq 300); do ip link show hwcsumtap0 >/dev/null 2>&1 && break; sleep 0.2; done
+		ip link set hwcsumtap0 up || echo "FAIL: the tap never appeared" >&2
 		tcpdump -i hwcsumtap0 -Q in -U -w "$WORK/tap.pcap" 2>"$WORK/tcpdump.log" &
 		echo $! > "$WORK/tcpdump.pid"
 		# tcpdump says so once the socket is open.
-		for _ in $(seq 100); do
+		for _ in $(seq 300); do
 			grep -q "listening on" "$WORK/tcpdump.log" && break
 			sleep 0.1
 		done
+		grep -q "listening on" "$WORK/tcpdump.log" ||
+			echo "FAIL: tcpdump did not start: $(cat "$WORK/tcpdump.log")" >&2
 		touch "$WORK/capturing"
 	) &
 	OUT=$(timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
