@@ -22,6 +22,7 @@ for name in "${NAMES[@]}"; do
 	"$BENCH" "$name" --json "$OUTDIR/$name.json"
 	case "$name" in
 	crc32c) plot="$HERE/app/hwcsum-bench/plot_csum.py" ;;	# same JSON shape
+	rxverify) plot="$HERE/app/hwcsum-bench/plot_pmd.py" ;;	# the PMD plots
 	*) plot="$HERE/app/hwcsum-bench/plot_$name.py" ;;
 	esac
 	if [ -f "$plot" ]; then
@@ -29,3 +30,6 @@ for name in "${NAMES[@]}"; do
 		echo "plot: $OUTDIR/$name.png"
 	fi
 done
+
+# The PMD through dpdk-testpmd: TX software path and pass-through cost.
+"$HERE/devtools/bench-pmd.sh" "$BUILD"

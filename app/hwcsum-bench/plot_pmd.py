@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Plot the PMD benchmarks: testpmd Mpps (pmd.json, devtools/bench-pmd.sh)
+or RX verification ns/packet (rxverify.json, hwcsum-bench rxverify).
+
+usage: /usr/bin/python3 app/hwcsum-bench/plot_pmd.py build/bench/pmd.json [out.png]
+       /usr/bin/python3 app/hwcsum-bench/plot_pmd.py build/bench/rxverify.json [out.png]
+"""
+import json
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def bars(ax, cases, names, value, ylabel, title, ratio_of=None, err=None):
+    """Grouped bars per size; ratio_of: {name: (numerator, denominator)} labels."""
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        xs = [c + (i - (len(names) - 1) / 2) * width for c in range(len(cases))]
+        ys = [value(case, name) for case in cases]
+        yerr = None
+        if err is not None:
+            yerr = [[max(0.0, y - err(case, name)[0]) for y, case in zip(ys, cases)],
+                    [max(0.0, err(case, name)[1] - y) for y, case in zip(ys, cases)]]
+        drawn = ax.bar(xs, ys, width, label=name, yerr=yerr, capsize=2)
+        if ratio_of and name in ratio_of:
+            for bar, case in zip(drawn, cases):
+                ax.annotate(ratio_of[name](case), (bar.get_x() + width / 2, bar.get_height()),
+                            ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels(["%d B inner\n(%d B frame)" % (c["size"], c["outer_frame_len"])
+                        for c in cases])
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+
+
+def plot_pmd(doc, dst):
+    cases = doc["cases"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.8))
+
+    def best(case, name):
+        return case["contenders"][name]["best"]
+
+    def spread(case, name):
+        s = case["contenders"][name]["samples"]
+        return min(s), max(s)
+
+    def med(case, name):
+        return case["contenders"][name]["median"]
+
+    bars(ax1, cases, ["bare-csum-sw", "hwcsum-csum-hw"], med,
+         "Mpps, one core (median, whiskers min..max)",
+         "TX checksums: testpmd csum engine, hwcsum software path vs sw on the bare port",
+         {"hwcsum-csum-hw": lambda c: "%.2fx" % c["ratios"]["tx_sw_path"]["median"]},
+         spread)
+    bars(ax2, cases, ["bare-io", "hwcsum-io"], med,
+         "Mpps, one core (median, whiskers min..max)",
+         "Pass-through: io forwarding over hwcsum vs the bare port",
+         {"hwcsum-io": lambda c: "%.3fx" % c["ratios"]["pass_through"]["median"]},
+         spread)
+    m = doc.get("machine", {})
+    fig.suptitle("net_hwcsum on %s, %s CPUs (shared machine; ratios from the same run)%s"
+                 % (m.get("cpu", "?"), m.get("cpus", "?"),
+                    "" if doc.get("checksums_right") else " - CHECKSUMS NOT VERIFIED"),
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+
+
+def plot_rxverify(doc, dst):
+    cases = doc["cases"]
+    names = [n for n in ("complete", "rte_verify", "hwcsum_rx_one") if n in cases[0]]
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+
+    def best(case, name):
+        return case[name]["best"]
+
+    def spread(case, name):
+        return case[name]["best"], max(case[name]["rounds"])
+
+    ratios = {"complete": lambda c: "%.2fx" % c["ratio_best"]}
+    if "hwcsum_rx_one" in names:
+        ratios["hwcsum_rx_one"] = lambda c: "%.2fx" % c["ratio_rx_one_best"]
+    bars(ax, cases, names, best, "ns per packet (best round; lower is better)",
+         "RX verify VXLAN/IPv4/UDP, outer + inner (%s); ratio = rte_verify / this"
+         % doc.get("impl", "?"), ratios, spread)
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    src = argv[1]
+    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
+    with open(src) as f:
+        doc = json.load(f)
+    kind = doc.get("bench")
+    if kind == "pmd":
+        plot_pmd(doc, dst)
+    elif kind == "rxverify":
+        plot_rxverify(doc, dst)
+    else:
+        print("plot_pmd: %s: unknown bench %r" % (src, kind), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,455 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""PMD benchmarks of net_hwcsum, driven through an unmodified dpdk-testpmd.
+
+Two comparisons, each against a named peer in the same testpmd process,
+rounds interleaving every contender (the machine is shared: only ratios
+from the same run mean anything; nothing here is pass/fail):
+
+  tx-sw-path    testpmd's csum engine with `csum set ip|udp|outer-ip|outer-udp
+                hw` on net_hwcsum over a sub-port with no engine
+                (tx_engine=none: everything in hwcsum's software path)
+                against the same engine with `... sw` on the bare sub-port.
+  pass-through  io forwarding over a second net_hwcsum port with no offload
+                configured or requested against io on the bare sub-port.
+
+Traffic: VXLAN/IPv4/UDP from net_pcap (infinite_rx) into net_null (no-rx);
+SIZE is the inner Ethernet frame (inner L2 header to the end of the inner
+UDP payload), the outer frame is SIZE + 50 bytes. Rate: Tx-pps of the
+transmitting port from `show port stats` over --interval seconds after
+--warmup seconds of forwarding, one sample per contender per round.
+
+Before timing, a correctness check sends each size once with every
+checksum wrong through both TX contenders into net_pcap tx_pcap files and
+has tshark verify the outer and inner IPv4 and UDP checksums: a benchmark of
+wrong checksums is worthless, so the JSON says whether each one was right.
+
+usage: bench-pmd-run.py --pmd-so SO --outdir DIR [--json PATH] [--rounds N]
+       [--warmup S] [--interval S] [--sizes 64,512,1500] [--testpmd PATH]
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+OUTER_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
+N_FLOWS = 16
+EAL = ["--no-huge", "-m", "256", "--no-pci", "-l", "0-1"]
+APP = ["-i", "--total-num-mbufs=8192", "--nb-cores=1", "--rxd=512", "--txd=512"]
+CSUM_KINDS = ["ip", "udp", "outer-ip", "outer-udp"]
+
+# (name, forwarding engine, TX port role)
+CONTENDERS = [
+    ("bare-csum-sw", "csum", "bare"),
+    ("hwcsum-csum-hw", "csum", "hwcsum"),
+    ("bare-io", "io", "bare"),
+    ("hwcsum-io", "io", "hwcsum_io"),
+]
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# --------------------------------------------------------------- traffic
+
+def make_pcaps(outdir, sizes):
+    """vxlan-N.pcap (valid checksums) and vxlan-N-bad.pcap (all wrong)."""
+    from scapy.all import Ether, IP, UDP, Raw, wrpcap  # noqa: E402
+    from scapy.layers.vxlan import VXLAN  # noqa: E402
+
+    os.makedirs(outdir, exist_ok=True)
+    paths = {}
+    for size in sizes:
+        good, bad = [], []
+        for i in range(N_FLOWS):
+            inner = (Ether(src="02:00:00:00:01:%02x" % i, dst="02:00:00:00:02:01") /
+                     IP(src="10.1.0.%d" % (i + 1), dst="10.2.0.1") /
+                     UDP(sport=1000 + i, dport=2000))
+            pay = size - len(inner)
+            if pay < 0:
+                raise SystemExit("bench-pmd: size %d is below the %d-byte inner frame"
+                                 % (size, len(inner)))
+            inner = inner / Raw(bytes((i * 7 + j) & 0xFF for j in range(pay)))
+            pkt = (Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
+                   IP(src="192.168.0.1", dst="192.168.0.2") /
+                   UDP(sport=40000 + i, dport=4789) / VXLAN(vni=42) / inner)
+            raw = bytearray(bytes(pkt))
+            good.append(Ether(bytes(raw)))
+            # Every checksum wrong but the outer UDP one non-zero, so that
+            # testpmd's sw path recomputes it (it leaves a 0 alone).
+            for off in (14 + 10, 14 + 20 + 6, 64 + 10, 64 + 20 + 6):
+                raw[off] ^= 0x5A
+                raw[off + 1] ^= 0xA5
+            bad.append(Ether(bytes(raw)))
+        paths[size] = (os.path.join(outdir, "vxlan-%d.pcap" % size),
+                       os.path.join(outdir, "vxlan-%d-bad.pcap" % size))
+        wrpcap(paths[size][0], good)
+        wrpcap(paths[size][1], bad)
+    return paths
+
+
+# ------------------------------------------------------------- testpmd
+
+class Testpmd:
+    """One interactive testpmd; run() sends a command, returns its output."""
+
+    def __init__(self, testpmd, prefix, eal_extra, app_extra=()):
+        cmd = ["stdbuf", "-oL", "-eL", testpmd] + EAL + ["--file-prefix", prefix] + \
+            list(eal_extra) + ["--"] + APP + list(app_extra)
+        self.cmd = cmd
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT)
+        self.buf = b""
+        self.prompts = 0
+        self.log = []
+        self._wait(1, 60)
+        self.startup = self.buf.decode(errors="replace")
+
+    def _wait(self, n, timeout):
+        t0 = time.monotonic()
+        while self.buf.count(b"testpmd> ") < n:
+            if self.p.poll() is not None and not select.select([self.p.stdout], [], [], 0)[0]:
+                raise RuntimeError("testpmd exited (%s):\n%s" %
+                                   (self.p.returncode, self.buf.decode(errors="replace")[-3000:]))
+            r, _, _ = select.select([self.p.stdout], [], [], 0.5)
+            if r:
+                d = os.read(self.p.stdout.fileno(), 65536)
+                if d:
+                    self.buf += d
+            if time.monotonic() - t0 > timeout:
+                raise RuntimeError("testpmd did not answer in %ds:\n%s" %
+                                   (timeout, self.buf.decode(errors="replace")[-3000:]))
+
+    def run(self, command, timeout=60):
+        start = len(self.buf)
+        self.p.stdin.write((command + "\n").encode())
+        self.p.stdin.flush()
+        self.prompts += 1
+        self._wait(self.prompts + 1, timeout)
+        out = self.buf[start:].decode(errors="replace")
+        self.log.append((command, out))
+        return out
+
+    def quit(self):
+        try:
+            self.p.stdin.write(b"quit\n")
+            self.p.stdin.flush()
+        except BrokenPipeError:
+            pass
+        try:
+            rest, _ = self.p.communicate(timeout=30)
+            self.buf += rest or b""
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.communicate()
+        return self.p.returncode
+
+    def ports(self):
+        """name -> port id, from `show port summary all`."""
+        out = self.run("show port summary all")
+        ids = {}
+        for line in out.splitlines():
+            m = re.match(r"^(\d+)\s+\S+\s+(\S+)\s+(\S+)", line)
+            if m:
+                ids[m.group(2)] = int(m.group(1))
+        return ids
+
+    def xstats(self, port):
+        out = self.run("show port xstats %d" % port)
+        return {m.group(1): int(m.group(2))
+                for m in re.finditer(r"^(\w+): (\d+)\s*$", out, re.M)}
+
+
+def tx_pps(out):
+    m = re.search(r"Tx-pps:\s+(\d+)", out)
+    if not m:
+        raise RuntimeError("no Tx-pps in:\n" + out)
+    return int(m.group(1))
+
+
+def setup_csum(tp, port, mode):
+    """Tunnel parsing and all four checksums in mode; what testpmd now says."""
+    tp.run("csum parse-tunnel on %d" % port)
+    out = ""
+    for kind in CSUM_KINDS:
+        out = tp.run("csum set %s %s %d" % (kind, mode, port))
+    st = csum_status(out)
+    if any(st.get(kind) != mode for kind in CSUM_KINDS):
+        raise RuntimeError("port %d: asked for %s checksums, testpmd has %s:\n%s"
+                           % (port, mode, st, out))
+    return st
+
+
+def csum_status(out):
+    """{kind: 'hw'|'sw'} from the `csum show` lines testpmd prints."""
+    st = {}
+    for kind, label in (("ip", "IP"), ("udp", "UDP"), ("outer-ip", "Outer-Ip"),
+                        ("outer-udp", "Outer-Udp")):
+        found = re.findall(r"^%s checksum offload is (\w+)" % re.escape(label), out, re.M)
+        if found:
+            st[kind] = found[-1]
+    return st
+
+
+# ------------------------------------------------------- correctness
+
+def tshark_verdicts(path):
+    """(packets, packets with all four IPv4/UDP checksums good)."""
+    out = subprocess.run(["tshark", "-r", path, "-o", "ip.check_checksum:TRUE",
+                          "-o", "udp.check_checksum:TRUE", "-T", "fields",
+                          "-e", "ip.checksum.status", "-e", "udp.checksum.status"],
+                         capture_output=True, text=True, check=True).stdout
+    n = good = 0
+    for line in out.splitlines():
+        if not line.strip():
+            continue
+        n += 1
+        ip, udp = (line.split("\t") + [""])[:2]
+        vals = ip.split(",") + udp.split(",")
+        if len(vals) == 4 and all(v == "1" for v in vals):
+            good += 1
+    return n, good
+
+
+def check_correctness(args, pcaps, workdir):
+    """Send each size's bad-checksum packets once through both TX contenders."""
+    if shutil.which("tshark") is None:
+        log("check: tshark not found: output NOT verified")
+        return {"verified": False, "why": "tshark not found"}
+    result = {"verified": True, "sizes": {}}
+    for size, (_, bad) in pcaps.items():
+        res = {}
+        for name, role in (("bare-csum-sw", "bare"), ("hwcsum-csum-hw", "hwcsum")):
+            out_pcap = os.path.join(workdir, "check-%s-%d.pcap" % (name, size))
+            if os.path.exists(out_pcap):
+                os.unlink(out_pcap)
+            vdevs = ["--vdev", "net_pcap_in,rx_pcap=" + bad,
+                     "--vdev", "net_pcap_out,tx_pcap=" + out_pcap]
+            if role == "hwcsum":
+                vdevs = ["-d", args.pmd_so] + vdevs + \
+                    ["--vdev", "net_hwcsum_chk,sub=net_pcap_out,tx_engine=none"]
+            tp = Testpmd(args.testpmd, "hwcsum-bench-chk-%d" % os.getpid(), vdevs,
+                         ["--no-flush-rx"])
+            ids = tp.ports()
+            txp = ids["net_hwcsum_chk" if role == "hwcsum" else "net_pcap_out"]
+            tp.run("set fwd csum")
+            tp.run("port stop all")
+            setup_csum(tp, txp, "hw" if role == "hwcsum" else "sw")
+            tp.run("port start all")
+            tp.run("start")
+            time.sleep(0.5)
+            tp.run("stop")
+            xs = tp.xstats(txp) if role == "hwcsum" else {}
+            tp.quit()  # closes the pcap dumper
+            n, good = tshark_verdicts(out_pcap)
+            entry = {"packets": n, "all_checksums_good": good, "sent": N_FLOWS}
+            if xs:
+                entry["tx_l4_sw"] = xs.get("tx_l4_sw", 0)
+                entry["tx_outer_udp_lco"] = xs.get("tx_outer_udp_lco", 0)
+                entry["tx_ip_sw"] = xs.get("tx_ip_sw", 0)
+            res[name] = entry
+            log("check: %4d B %-15s %2d/%d packets with all 4 checksums right%s" %
+                (size, name, good, N_FLOWS,
+                 "" if not xs else "  (tx_l4_sw %d, tx_outer_udp_lco %d, tx_ip_sw %d)" %
+                 (entry["tx_l4_sw"], entry["tx_outer_udp_lco"], entry["tx_ip_sw"])))
+        result["sizes"][str(size)] = res
+    return result
+
+
+# -------------------------------------------------------------- timing
+
+def machine():
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": model, "cpus": os.cpu_count(), "kernel": platform.release(),
+            "loadavg_at_start": list(os.getloadavg())}
+
+
+def measure(args, pcaps):
+    vdevs = ["-d", args.pmd_so]
+    for size, (good, _) in pcaps.items():
+        vdevs += ["--vdev", "net_pcap_%d,rx_pcap=%s,infinite_rx=1" % (size, good)]
+    vdevs += ["--vdev", "net_null_bare,no-rx=1",
+              "--vdev", "net_null_sub,no-rx=1",
+              "--vdev", "net_hwcsum_tx,sub=net_null_sub,tx_engine=none",
+              "--vdev", "net_null_sub_io,no-rx=1",
+              "--vdev", "net_hwcsum_io,sub=net_null_sub_io"]
+    tp = Testpmd(args.testpmd, "hwcsum-bench-pmd-%d" % os.getpid(), vdevs)
+    ids = tp.ports()
+    port = {"bare": ids["net_null_bare"], "hwcsum": ids["net_hwcsum_tx"],
+            "hwcsum_io": ids["net_hwcsum_io"]}
+    rx = {size: ids["net_pcap_%d" % size] for size in pcaps}
+    tp.run("port stop all")
+    status = {"bare": setup_csum(tp, port["bare"], "sw"),
+              "hwcsum": setup_csum(tp, port["hwcsum"], "hw")}
+    tp.run("port start all")
+    tp.run("clear port xstats %d" % port["hwcsum"])
+
+    samples = {size: {c[0]: [] for c in CONTENDERS} for size in pcaps}
+    total = args.rounds * len(pcaps) * len(CONTENDERS)
+    k = 0
+    t0 = time.monotonic()
+    for r in range(args.rounds):
+        for size in pcaps:
+            # rotate the contender order each round: nobody always goes first
+            order = CONTENDERS[r % len(CONTENDERS):] + CONTENDERS[:r % len(CONTENDERS)]
+            for name, fwd, role in order:
+                txp = port[role]
+                tp.run("set fwd %s" % fwd)
+                tp.run("set portlist %d,%d" % (rx[size], txp))
+                tp.run("start")
+                time.sleep(args.warmup)
+                tp.run("show port stats %d" % txp)	# baseline
+                time.sleep(args.interval)
+                mpps = tx_pps(tp.run("show port stats %d" % txp)) / 1e6
+                tp.run("stop")
+                samples[size][name].append(mpps)
+                k += 1
+                log("[%3d/%d %5.0fs] round %d/%d  %4d B  %-15s %6.2f Mpps" %
+                    (k, total, time.monotonic() - t0, r + 1, args.rounds, size, name, mpps))
+    xs = tp.xstats(port["hwcsum"])
+    xs_io = tp.xstats(port["hwcsum_io"])
+    tp.quit()
+    return samples, status, xs, xs_io
+
+
+def summarize(samples):
+    def stats(v):
+        return {"samples": [round(x, 3) for x in v], "best": round(max(v), 3),
+                "median": round(statistics.median(v), 3)}
+
+    def ratio(a, b):
+        pairs = [x / y for x, y in zip(a, b) if y > 0]
+        return {"best": round(max(a) / max(b), 3),
+                "median": round(statistics.median(a) / statistics.median(b), 3),
+                "paired_median": round(statistics.median(pairs), 3)}
+
+    cases = []
+    for size, s in samples.items():
+        cases.append({
+            "size": size,
+            "outer_frame_len": size + OUTER_OVERHEAD,
+            "contenders": {name: stats(v) for name, v in s.items()},
+            "ratios": {
+                "tx_sw_path": ratio(s["hwcsum-csum-hw"], s["bare-csum-sw"]),
+                "pass_through": ratio(s["hwcsum-io"], s["bare-io"]),
+            },
+        })
+    return cases
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--pmd-so", required=True)
+    ap.add_argument("--outdir", required=True)
+    ap.add_argument("--json")
+    ap.add_argument("--testpmd", default="dpdk-testpmd")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--warmup", type=float, default=0.4)
+    ap.add_argument("--interval", type=float, default=0.5)
+    ap.add_argument("--sizes", default="64,512,1500")
+    ap.add_argument("--no-check", action="store_true")
+    args = ap.parse_args(argv[1:])
+    sizes = [int(s) for s in args.sizes.split(",")]
+    json_path = args.json or os.path.join(args.outdir, "pmd.json")
+    workdir = os.path.join(args.outdir, "pmd")
+    os.makedirs(workdir, exist_ok=True)
+
+    pcaps = make_pcaps(workdir, sizes)
+    mach = machine()
+    log("machine: %s, %d CPUs, load average %.2f (shared: only ratios mean anything)" %
+        (mach["cpu"], mach["cpus"], mach["loadavg_at_start"][0]))
+    log("testpmd: %s (no hugepages), one forwarding core" % " ".join(EAL))
+    check = {"verified": False, "why": "--no-check"} if args.no_check else \
+        check_correctness(args, pcaps, workdir)
+    log("timing: %d rounds x %d sizes x %d contenders, %.1fs warm-up + %.1fs each" %
+        (args.rounds, len(sizes), len(CONTENDERS), args.warmup, args.interval))
+    samples, status, xs, xs_io = measure(args, pcaps)
+    cases = summarize(samples)
+
+    tx_pkts = xs.get("tx_good_packets", 0)
+    hw_work = xs.get("tx_l4_sw", 0) > 0
+    all_right = check.get("verified") and all(
+        e["all_checksums_good"] == e["sent"]
+        for per in check["sizes"].values() for e in per.values())
+    io_req = xs_io.get("tx_req_dpdk_flags", 0) + xs_io.get("tx_req_partial", 0)
+
+    print()
+    print("TX software path (Mpps, one core; best / median of %d rounds)" % args.rounds)
+    print("%-6s %-7s %17s %17s %8s %8s %8s" % ("size", "frame", "bare csum sw",
+          "hwcsum csum hw", "best", "median", "paired"))
+    for c in cases:
+        a, b, r = c["contenders"]["bare-csum-sw"], c["contenders"]["hwcsum-csum-hw"], \
+            c["ratios"]["tx_sw_path"]
+        print("%-6d %-7d %8.2f / %6.2f %8.2f / %6.2f %7.2fx %7.2fx %7.2fx" %
+              (c["size"], c["outer_frame_len"], a["best"], a["median"], b["best"],
+               b["median"], r["best"], r["median"], r["paired_median"]))
+    print()
+    print("Pass-through (io forwarding, Mpps; ratio hwcsum / bare, target >= 0.95)")
+    print("%-6s %-7s %17s %17s %8s %8s %8s" % ("size", "frame", "bare io", "hwcsum io",
+          "best", "median", "paired"))
+    for c in cases:
+        a, b, r = c["contenders"]["bare-io"], c["contenders"]["hwcsum-io"], \
+            c["ratios"]["pass_through"]
+        print("%-6d %-7d %8.2f / %6.2f %8.2f / %6.2f %7.3fx %7.3fx %7.3fx" %
+              (c["size"], c["outer_frame_len"], a["best"], a["median"], b["best"],
+               b["median"], r["best"], r["median"], r["paired_median"]))
+    print()
+    print("hwcsum TX port xstats over the run: tx_good_packets %d, tx_req_dpdk_flags %d, "
+          "tx_l4_sw %d, tx_outer_udp_lco %d, tx_ip_sw %d" %
+          (tx_pkts, xs.get("tx_req_dpdk_flags", 0), xs.get("tx_l4_sw", 0),
+           xs.get("tx_outer_udp_lco", 0), xs.get("tx_ip_sw", 0)))
+    if not hw_work:
+        print("WARNING: tx_l4_sw is 0: hwcsum did no checksum work, so the csum-hw "
+              "numbers are a pass-through, not a comparison")
+    if not check.get("verified"):
+        print("WARNING: checksums not verified (%s)" % check.get("why"))
+    elif not all_right:
+        print("WARNING: the correctness check did not pass for every contender "
+              "(see check above): those numbers measure wrong checksums")
+    if io_req:
+        print("WARNING: the pass-through port saw %d offload requests" % io_req)
+
+    doc = {
+        "bench": "pmd",
+        "unit": "Mpps",
+        "machine": mach,
+        "testpmd": {"eal": EAL, "app": APP, "hugepages": False,
+                    "traffic": "VXLAN/IPv4/UDP, %d flows, net_pcap infinite_rx -> net_null no-rx"
+                    % N_FLOWS},
+        "size_definition": "inner Ethernet frame bytes; outer frame = size + 50",
+        "rounds": args.rounds, "warmup_s": args.warmup, "interval_s": args.interval,
+        "csum_config": status,
+        "check": check,
+        "checksums_right": bool(all_right),
+        "hwcsum_did_tx_work": hw_work,
+        "xstats_hwcsum_tx": {k: v for k, v in xs.items() if v},
+        "xstats_hwcsum_io": {k: v for k, v in xs_io.items() if v},
+        "targets": {"tx_sw_path_1500": 3.0, "pass_through_min": 0.95},
+        "cases": cases,
+    }
+    os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+    with open(json_path, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    print("\nJSON: %s" % json_path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
