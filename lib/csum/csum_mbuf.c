@@ -34,8 +34,8 @@ seg_at(const struct rte_mbuf *seg, uint32_t *off)
 }
 
 int
-csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	      uint32_t *sum)
+csum_mbuf_sum_chain(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		    uint32_t *sum)
 {
 	const struct rte_mbuf *seg;
 	uint32_t acc = 0, done = 0;
@@ -66,8 +66,8 @@ csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 }
 
 int
-csum_mbuf_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-	       void *dst)
+csum_mbuf_read_chain(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		     void *dst)
 {
 	const struct rte_mbuf *seg;
 	uint8_t *out = dst;
@@ -91,8 +91,8 @@ csum_mbuf_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 }
 
 int
-csum_mbuf_write(struct rte_mbuf *m, uint32_t off, uint32_t len,
-		const void *src)
+csum_mbuf_write_chain(struct rte_mbuf *m, uint32_t off, uint32_t len,
+		      const void *src)
 {
 	struct rte_mbuf *seg;
 	const uint8_t *in = src;

@@ -25,7 +25,9 @@
  * as for any header rewrite in DPDK.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 
@@ -41,16 +43,16 @@ extern "C" {
  * @return 0 and *sum set; -EINVAL if off + len is beyond pkt_len or the
  *   chain holds fewer bytes than pkt_len says.
  */
-int csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-		  uint32_t *sum);
+static inline int csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off,
+				uint32_t len, uint32_t *sum);
 
 /** Copy len bytes at off out of m (bounds checked like csum_mbuf_sum()). */
-int csum_mbuf_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
-		   void *dst);
+static inline int csum_mbuf_read(const struct rte_mbuf *m, uint32_t off,
+				 uint32_t len, void *dst);
 
 /** Copy len bytes into m at off, across segments (bounds checked). */
-int csum_mbuf_write(struct rte_mbuf *m, uint32_t off, uint32_t len,
-		    const void *src);
+static inline int csum_mbuf_write(struct rte_mbuf *m, uint32_t off,
+				  uint32_t len, const void *src);
 
 /**
  * Apply a CHECKSUM_PARTIAL request in software: sum from csum_start to the
@@ -153,6 +155,61 @@ int csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
  * @return 1 good, 0 bad checksum, -EINVAL not an IPv4 header within the packet.
  */
 int csum_mbuf_ipv4_hdr_ok(const struct rte_mbuf *m, uint32_t l3_off);
+
+/* ---------------------------------------------------------------------
+ * The accessors above, inline for the case the data path nearly always
+ * meets (the bytes are in the first segment): a constant-size copy or a
+ * direct sum, no call. Chains go to the *_chain functions.
+ */
+int csum_mbuf_sum_chain(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+			uint32_t *sum);
+int csum_mbuf_read_chain(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+			 void *dst);
+int csum_mbuf_write_chain(struct rte_mbuf *m, uint32_t off, uint32_t len,
+			  const void *src);
+
+/* off + len within the first segment and within pkt_len. */
+static inline bool
+csum_mbuf_in_first_seg(const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	uint64_t end = (uint64_t)off + len;
+
+	return end <= m->data_len && end <= m->pkt_len;
+}
+
+static inline int
+csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+	      uint32_t *sum)
+{
+	if (csum_mbuf_in_first_seg(m, off, len)) {
+		*sum = csum_partial(rte_pktmbuf_mtod_offset(m, const uint8_t *, off),
+				    len, 0);
+		return 0;
+	}
+	return csum_mbuf_sum_chain(m, off, len, sum);
+}
+
+static inline int
+csum_mbuf_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+	       void *dst)
+{
+	if (csum_mbuf_in_first_seg(m, off, len)) {
+		memcpy(dst, rte_pktmbuf_mtod_offset(m, const uint8_t *, off), len);
+		return 0;
+	}
+	return csum_mbuf_read_chain(m, off, len, dst);
+}
+
+static inline int
+csum_mbuf_write(struct rte_mbuf *m, uint32_t off, uint32_t len,
+		const void *src)
+{
+	if (csum_mbuf_in_first_seg(m, off, len)) {
+		memcpy(rte_pktmbuf_mtod_offset(m, uint8_t *, off), src, len);
+		return 0;
+	}
+	return csum_mbuf_write_chain(m, off, len, src);
+}
 
 #ifdef __cplusplus
 }

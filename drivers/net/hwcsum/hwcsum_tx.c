@@ -135,6 +135,16 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		p->l4.csum_offset = f->offset;
 		if ((uint32_t)f->start + f->offset + 2 > m->pkt_len)
 			return -EINVAL;
+		/*
+		 * Our own hand-off form, retried (or an application that says
+		 * the same thing both ways): l2_len is the IP header's offset,
+		 * so the retry is judged with the same header as the first try.
+		 */
+		if ((fl & RTE_MBUF_F_TX_L4_MASK) &&
+		    (fl & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)) &&
+		    m->outer_l3_len == 0 && m->l2_len != 0 &&
+		    (uint32_t)m->l2_len + m->l3_len == f->start)
+			p->l4.l3_off = m->l2_len;
 	} else if (fl & RTE_MBUF_F_TX_L4_MASK) {
 		uint64_t l4f = fl & RTE_MBUF_F_TX_L4_MASK;
 
@@ -204,12 +214,16 @@ hw_can(const struct hwcsum_private *priv, struct rte_mbuf *m,
        const struct csum_offload_req *r, struct csum_offload_result *res,
        enum csum_offload_reason *reason)
 {
-	uint8_t hdr[256];
+	uint8_t copy[256];
+	const uint8_t *hdr = copy;
 	uint32_t hdr_len = 0;
 
+	/* A parse engine reads headers: in place when the first segment has them. */
 	if (priv->spec.engine == CSUM_ENGINE_PARSE) {
-		hdr_len = RTE_MIN(m->pkt_len, (uint32_t)sizeof(hdr));
-		if (csum_mbuf_read(m, 0, hdr_len, hdr) < 0)
+		hdr_len = RTE_MIN(m->pkt_len, (uint32_t)sizeof(copy));
+		if (m->data_len >= hdr_len)
+			hdr = rte_pktmbuf_mtod(m, const uint8_t *);
+		else if (csum_mbuf_read(m, 0, hdr_len, copy) < 0)
 			hdr_len = 0;
 	}
 	if (csum_offload_check(&priv->spec, r, hdr, hdr_len, m->pkt_len, res) < 0) {
