@@ -247,8 +247,12 @@ hw_simulate(const struct rte_mbuf *m, uint8_t *buf)
 {
 	uint64_t fl = m->ol_flags;
 
-	if (fl & RTE_MBUF_F_TX_IP_CKSUM)
-		ref_ipv4_fill(buf + m->l2_len);
+	/* As e1000 does: the header summed as it is, so the field must be 0. */
+	if (fl & RTE_MBUF_F_TX_IP_CKSUM) {
+		uint8_t *ip = buf + m->l2_len;
+
+		put16(ip + 10, (uint16_t)~ref_fold(ref_sum(ip, m->l3_len)));
+	}
 	if (fl & L4_FLAGS) {
 		uint32_t start = m->l2_len + m->l3_len;
 		uint32_t f = start + ((fl & L4_FLAGS) == RTE_MBUF_F_TX_UDP_CKSUM ? 6 : 16);

@@ -388,6 +388,12 @@ hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		st->c[HWCSUM_TX_OUTER_UDP_HW]++;
 	}
 	if (ip_hw) {
+		/* Devices sum the header as it is (e1000's IPCSS..IPCSE): the
+		 * field must be 0, which DPDK leaves to tx_prepare. */
+		const uint16_t zero = 0;
+
+		if (csum_mbuf_write(m, p.inner_l3 + 10, sizeof(zero), &zero) < 0)
+			return -EINVAL;
 		if (!l4_hw) {
 			m->l2_len = p.inner_l3;
 			m->l3_len = p.inner_l3_len;
