@@ -31,6 +31,13 @@
 #                      NIC i (from 0) has MAC 52:54:00:12:34:(0x10+i) and PCI
 #                      slot 0x10+i; the guest finds the list in
 #                      $HWCSUM_NICS_FILE ("index model link mac" per line).
+#   --dump I           record every frame through NIC I's QEMU netdev (both
+#                      directions, as on the emulated wire, after the NIC
+#                      model's own offloads) in <outdir>/nic<I>.pcap, with
+#                      QEMU's filter-dump (repeatable). On a virtio-tap
+#                      NIC, QEMU 7.2 writes the 10- or 12-byte virtio-net
+#                      header in front of each frame (tests/qemu/analyze.py
+#                      cuts it off and reads NEEDS_CSUM from it)
 #   --smp N            vCPUs (default 2)
 #   --mem MB           guest memory (default 1024)
 #   --timeout SEC      whole-run limit (default 900): QEMU is killed after
@@ -68,6 +75,7 @@ INIT="$REPO/kernel/guest/init.sh"
 
 KERNEL=
 NICS=()
+DUMPS=()
 SMP=2
 MEM=1024
 TIMEOUT=900
@@ -87,6 +95,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) need_arg "$@"; KERNEL=$2; shift ;;
 	--nic) need_arg "$@"; NICS+=("$2"); shift ;;
+	--dump) need_arg "$@"; DUMPS+=("$2"); shift ;;
 	--smp) need_arg "$@"; SMP=$2; shift ;;
 	--mem) need_arg "$@"; MEM=$2; shift ;;
 	--timeout) need_arg "$@"; TIMEOUT=$2; shift ;;
@@ -236,6 +245,11 @@ for spec in "${NICS[@]}"; do
 	QEMU+=(-device "$dev,netdev=n$i,mac=$mac,addr=$slot$props")
 	echo "$i $model $link $mac" >> "$OUTDIR/nics"
 	i=$((i + 1))
+done
+for d in "${DUMPS[@]}"; do
+	[[ $d =~ ^[0-9]+$ ]] && [ "$d" -lt "$i" ] || die "--dump $d: no NIC $d (NICs are numbered from 0 in --nic order)"
+	rm -f "$OUTDIR/nic$d.pcap"
+	QEMU+=(-object "filter-dump,id=dump$d,netdev=n$d,file=$OUTDIR/nic$d.pcap")
 done
 
 CMDLINE="console=ttyS0 root=hostroot rootfstype=9p"

@@ -1,0 +1,282 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Guest side of the QEMU hwcsum suite (run inside the VM by
+# tests/qemu/bypass.sh through devtools/vm-run.sh):
+#
+#   tests/qemu/guest-bypass.sh MODEL PMD_SO SESSION[:RUN,...] ...
+#
+# NIC 0 of $HWCSUM_NICS_FILE is the NIC under test. It is taken from the
+# guest kernel, bound to uio_pci_generic and driven by the host's
+# dpdk-testpmd: port "pcap" (net_pcap) reads $HWCSUM_OUT/frames.pcap (every
+# checksum in it wrong, tests/qemu/gen-frames.py), testpmd's csum engine
+# forwards it to the NIC port, which transmits it onto the emulated wire,
+# where the host captures it (QEMU filter-dump, see bypass.sh).
+#
+# A SESSION is one testpmd process: "bare" drives the NIC directly
+# (net_e1000_em / net_virtio), "hwcsum" drives net_hwcsum0 stacked on it
+# (sub=<PCI address>, PMD_SO loaded with -d). Each RUN of a session is one
+# replay of the capture file with the csum engine set to RUN's checksum
+# mode: "sw" (testpmd computes every checksum itself) or "hw" (`csum set
+# ip|udp|tcp|outer-ip|outer-udp hw`, `csum parse-tunnel on`: the port is
+# asked for everything). Run k sends to the peer MAC 02:00:00:00:a0:<k>,
+# so the host can tell the runs apart in one capture.
+#
+# Written to $HWCSUM_OUT: runs.txt ("run K SESSION MODE PEER_MAC SENT
+# PCAP_READ"), testpmd-SESSION.log, fwd-stats-K.txt, xstats-K.txt (the TX port's
+# xstats after run K), info.txt. This script fails when the set-up or the
+# forwarding fails (a frame not sent); the checksums are judged on the host.
+
+set -u
+MODEL=${1:?usage: guest-bypass.sh MODEL PMD_SO SESSION[:RUN,...] ...}
+PMD_SO=${2:?usage: guest-bypass.sh MODEL PMD_SO SESSION[:RUN,...] ...}
+shift 2
+[ $# -ge 1 ] || { echo "guest-bypass: no session given"; exit 2; }
+OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
+T0=$(date +%s)
+say() { echo "[qemu-guest +$(($(date +%s) - T0))s] $*"; }
+TP_LOG=
+TP_SESSION=
+die() {
+	say "FAILED: $*"
+	[ -n "$TP_LOG" ] && cp "$TP_LOG" "$OUT/testpmd-$TP_SESSION.log"
+	exit 1
+}
+run() { "$@" || die "command failed: $*"; }
+
+PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+FRAMES="$OUT/frames.pcap"
+[ -r "$FRAMES" ] || die "$FRAMES missing (bypass.sh writes it before the boot)"
+NFRAMES=$(awk 'END { print NR }' "$OUT/frames.cases")
+
+mac0=$(awk '$1 == 0 { print $4 }' "$HWCSUM_NICS_FILE")
+# PCI slot 0x10 + i (vm-run.sh).
+BDF=0000:00:10.0
+[ -d /sys/bus/pci/devices/$BDF ] || die "NIC 0 ($mac0) not at PCI $BDF"
+DEVID=$(cat /sys/bus/pci/devices/$BDF/device)
+KDRV=$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver 2>/dev/null)" 2>/dev/null)
+say "model $MODEL: NIC 0 $mac0 at $BDF (device $DEVID, kernel driver ${KDRV:-none}), kernel $(uname -r), $(nproc) CPUs"
+[ "$(nproc)" -ge 2 ] || die "EAL needs 2 vCPUs, the guest has $(nproc)"
+
+# The NIC under test goes from its kernel driver to uio_pci_generic
+# (built in, kernel/config/hwcsum.config).
+[ -d /sys/bus/pci/drivers/uio_pci_generic ] || die "uio_pci_generic is not in the guest kernel"
+echo uio_pci_generic > /sys/bus/pci/devices/$BDF/driver_override || die "driver_override on $BDF"
+if [ -n "$KDRV" ]; then
+	echo "$BDF" > "/sys/bus/pci/drivers/$KDRV/unbind" || die "cannot unbind $BDF from $KDRV"
+fi
+echo "$BDF" > /sys/bus/pci/drivers_probe
+[ "$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver)")" = uio_pci_generic ] ||
+	die "$BDF did not bind to uio_pci_generic"
+say "$BDF bound to uio_pci_generic"
+
+# The other NICs (the receiving end of a virtio-tap bridge) stay with
+# their kernel drivers, up, so that QEMU delivers to them (filter-dump of
+# their netdev records what arrives).
+while read -r idx _model _link mac; do
+	[ "$idx" = 0 ] && continue
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$mac" ] && run ip link set "$(basename "$d")" up
+	done
+done < "$HWCSUM_NICS_FILE"
+
+# Hugepages: 64 x 2 MB.
+echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+HP=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)
+[ "$HP" -ge 48 ] || die "only $HP hugepages"
+
+# EAL loads every .so of its plugin directory, 128 of them over 9p: under
+# TCG that alone takes about 40 s. The guest's /usr/lib is an overlay
+# (init.sh), so the directory is replaced by a tmpfs holding links to the
+# libraries testpmd itself links against (they live there on Debian) and
+# the few PMDs this test needs; nothing else is loaded.
+trim_pmds() {
+	local keep=() f
+	mkdir -p /run/pmds-keep
+	# What the dynamic loader needs from that directory for testpmd.
+	mapfile -t keep < <(ldd /usr/bin/dpdk-testpmd | awk -v d="$PMDS/" 'index($3, d) == 1 { print $1 }')
+	keep+=(librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23
+		librte_net_e1000.so.23 librte_net_virtio.so.23 librte_net_pcap.so.23)
+	run mount -t tmpfs -o mode=0755 pmds "$PMDS"
+	for f in "${keep[@]}"; do
+		[ -e "/mnt$PMDS/$f" ] || die "$PMDS/$f missing on the host"
+		ln -sf "/mnt$PMDS/$(readlink "/mnt$PMDS/$f" || echo "$f")" "$PMDS/$f"
+	done
+	say "plugin directory trimmed to ${#keep[@]} libraries"
+}
+trim_pmds
+
+{
+	echo "model $MODEL"
+	echo "kernel $(uname -r)"
+	echo "nic0 $mac0 $BDF device $DEVID kernel-driver ${KDRV:-none}"
+	echo "frames $NFRAMES"
+} > "$OUT/info.txt"
+: > "$OUT/runs.txt"
+
+# --- testpmd, driven through a FIFO; each command waits for its prompt.
+TP_PID=
+# The forwarding lcore prints asynchronously (a refused burst, say), even
+# in the middle of a prompt: such lines are cut out before prompts are
+# counted or output is read.
+tp_clean() {
+	perl -0777 -pe 's/(Preparing packet burst to transmit failed: [^\n]*|Port \d+: [a-z ]+ event)\n//g' "$TP_LOG"
+}
+tp_prompts() { tp_clean | grep -o 'testpmd> ' | wc -l; }
+TP_SEEN=0
+# tp CMD: send one command, wait (up to 120 s) until testpmd prompts again.
+tp() {
+	local want=$((TP_SEEN + 1)) t=0
+	echo "$*" >&3
+	while [ "$(tp_prompts)" -lt "$want" ]; do
+		kill -0 "$TP_PID" 2>/dev/null || die "testpmd died during '$*' (log: $TP_LOG)"
+		sleep 0.2
+		t=$((t + 1))
+		[ "$t" -lt 600 ] || die "testpmd did not answer '$*' in 120 s"
+	done
+	TP_SEEN=$want
+}
+# The output of the last command (everything after the previous prompt).
+tp_last() { tp_clean | awk -v n="$TP_SEEN" 'BEGIN { RS = "testpmd> " } NR == n { print }'; }
+
+start_testpmd() {
+	local session=$1 t
+	shift
+	# The log lives in the guest's tmpfs (it is read after every command;
+	# over 9p that is slow under TCG) and is copied to $OUT at the end.
+	TP_LOG="/run/testpmd-$session.log"
+	TP_SESSION=$session
+	rm -f /run/tp.fifo
+	mkfifo /run/tp.fifo
+	t=$(date +%s)
+	# stdout unbuffered: command output must come before the next prompt,
+	# which the cmdline library writes directly. No link state change
+	# events: they are printed asynchronously, in the middle of a prompt.
+	stdbuf -o0 -e0 dpdk-testpmd -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-$session" --iova-mode=pa \
+		-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" "$@" -- \
+		-i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256 < /run/tp.fifo > "$TP_LOG" 2>&1 &
+	TP_PID=$!
+	exec 3> /run/tp.fifo
+	TP_SEEN=0
+	while [ "$(tp_prompts)" -lt 1 ]; do
+		kill -0 "$TP_PID" 2>/dev/null || { tail -n 30 "$TP_LOG"; die "testpmd ($session) exited during start-up (log: $TP_LOG)"; }
+		sleep 0.5
+		[ $(($(date +%s) - t)) -lt 240 ] || die "testpmd ($session) not up after 240 s"
+	done
+	TP_SEEN=1
+	say "testpmd ($session) up in $(($(date +%s) - t)) s"
+}
+
+stop_testpmd() {
+	echo quit >&3
+	exec 3>&-
+	local t=0
+	while kill -0 "$TP_PID" 2>/dev/null; do
+		sleep 0.5
+		t=$((t + 1))
+		[ "$t" -lt 60 ] || { kill "$TP_PID"; die "testpmd did not quit"; }
+	done
+	wait "$TP_PID"
+	local rc=$?
+	cp "$TP_LOG" "$OUT/testpmd-$TP_SESSION.log"
+	[ "$rc" = 0 ] || die "testpmd exited with status $rc (log: $TP_LOG)"
+}
+
+# These set VAL instead of printing: tp must not run in a subshell (it
+# counts prompts in TP_SEEN).
+# port_id NAME: the testpmd port id of a device name.
+port_id() {
+	tp show port summary all
+	VAL=$(tp_last | awk -v n="$1" '$3 == n { print $1 }')
+}
+
+# port_counter PORT FIELD: RX-packets or TX-packets of "show port stats".
+port_counter() {
+	tp show port stats "$1"
+	VAL=$(tp_last | awk -v f="$2:" '{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }')
+	[[ $VAL =~ ^[0-9]+$ ]] || die "no $2 in 'show port stats $1'"
+}
+
+RUN_NO=0
+# one_run SESSION MODE PCAP_PORT TX_PORT
+one_run() {
+	local session=$1 mode=$2 pp=$3 txp=$4 peer what t rx0 tx0 rx tx
+	RUN_NO=$((RUN_NO + 1))
+	peer=$(printf '02:00:00:00:a0:%02x' "$RUN_NO")
+	tp port stop all
+	for what in ip udp tcp outer-ip outer-udp; do
+		tp csum set "$what" "$mode" "$txp"
+	done
+	tp csum parse-tunnel on "$txp"
+	tp set eth-peer "$txp" "$peer"
+	tp port start all
+	tp set fwd csum
+	tp clear port xstats "$txp"
+	# The pcap port re-reads its file from the start on every port start;
+	# testpmd runs with --no-flush-rx, or "start" would drain it first.
+	port_counter "$pp" RX-packets; rx0=$VAL
+	port_counter "$txp" TX-packets; tx0=$VAL
+	tp start
+	# Until all frames are sent, or all are read and the TX count stands
+	# still (frames the port refuses, as bare e1000 does tunnels, are
+	# counted by testpmd as TX-dropped), or 60 s.
+	t=0 last=-1 still=0
+	while :; do
+		sleep 1
+		port_counter "$pp" RX-packets; rx=$VAL
+		port_counter "$txp" TX-packets; tx=$VAL
+		[ $((tx - tx0)) -ge "$NFRAMES" ] && break
+		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
+			still=$((still + 1))
+			[ "$still" -lt 2 ] || break
+		fi
+		last=$tx
+		t=$((t + 1))
+		[ "$t" -lt 60 ] || break
+	done
+	tp stop
+	tp_last > "$OUT/fwd-stats-$RUN_NO.txt"
+	port_counter "$pp" RX-packets; rx=$VAL
+	port_counter "$txp" TX-packets; tx=$VAL
+	tp show port xstats "$txp"
+	tp_last > "$OUT/xstats-$RUN_NO.txt"
+	echo "run $RUN_NO $session $mode $peer $((tx - tx0)) $((rx - rx0))" >> "$OUT/runs.txt"
+	say "run $RUN_NO ($session, csum $mode): pcap port read $((rx - rx0)), TX port sent $((tx - tx0)) of $NFRAMES, peer $peer"
+	# What was sent is judged on the host, against the capture; a frame
+	# not even read from the file is a broken set-up.
+	[ $((rx - rx0)) = "$NFRAMES" ] || die "run $RUN_NO: the pcap port read $((rx - rx0)) frames, the file has $NFRAMES"
+}
+
+for spec in "$@"; do
+	session=${spec%%:*}
+	modes=sw,hw
+	[[ $spec == *:* ]] && modes=${spec#*:}
+	extra=(-d "$PMDS/librte_mempool_ring.so.23" -d "$PMDS/librte_net_pcap.so.23")
+	case "$MODEL" in
+	e1000 | e1000e) extra+=(-d "$PMDS/librte_net_e1000.so.23") ;;
+	virtio*) extra+=(-d "$PMDS/librte_net_virtio.so.23") ;;
+	*) die "unknown model $MODEL" ;;
+	esac
+	case "$session" in
+	bare) tx_name=$BDF ;;
+	hwcsum)
+		[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
+		extra+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
+		tx_name=net_hwcsum0
+		;;
+	*) die "unknown session '$session' (bare, hwcsum)" ;;
+	esac
+	start_testpmd "$session" "${extra[@]}"
+	port_id net_pcap0; pp=$VAL
+	port_id "$tx_name"; txp=$VAL
+	[ -n "$pp" ] && [ -n "$txp" ] || { tp_last; die "ports net_pcap0/$tx_name not found"; }
+	tp show port info "$txp"
+	tp_last > "$OUT/port-info-$session.txt"
+	say "session $session: pcap port $pp, TX port $txp ($tx_name)"
+	for mode in ${modes//,/ }; do
+		one_run "$session" "$mode" "$pp" "$txp"
+	done
+	stop_testpmd
+done
+say "done"
+exit 0
