@@ -42,6 +42,58 @@ csum_add(uint32_t a, uint32_t b)
 	return r + (r < a);
 }
 
+/** Buffers up to this size are summed inline by csum_partial_small() (every
+ * implementation sums them in plain C too: CSUM_VECTOR_MIN). */
+#define CSUM_SMALL_MAX 127
+
+/**
+ * csum_partial() for header-sized buffers, inline: no call and no
+ * dispatch, which cost more than the sum itself for a few bytes (and fold
+ * away when len is a constant). Longer buffers go to csum_partial(). The
+ * arithmetic is the one every implementation uses below its vector size,
+ * so the result is the same 32-bit value csum_partial() would return.
+ */
+static inline uint32_t
+csum_partial_small(const void *buf, size_t len, uint32_t sum)
+{
+	const uint8_t *p = (const uint8_t *)buf;
+	uint64_t lo = 0, hi = 0, v;
+	uint32_t w;
+	uint16_t h;
+
+	if (len > CSUM_SMALL_MAX)
+		return csum_partial(buf, len, sum);
+	while (len >= 8) {
+		__builtin_memcpy(&v, p, 8);
+		lo += (uint32_t)v;
+		hi += v >> 32;
+		p += 8;
+		len -= 8;
+	}
+	if (len >= 4) {
+		__builtin_memcpy(&w, p, 4);
+		lo += w;
+		p += 4;
+		len -= 4;
+	}
+	if (len >= 2) {
+		__builtin_memcpy(&h, p, 2);
+		hi += h;
+		p += 2;
+		len -= 2;
+	}
+	if (len)
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		lo += (uint32_t)*p << 8;
+#else
+		lo += *p;
+#endif
+	v = lo + hi;
+	v = (v & 0xffffffff) + (v >> 32);
+	v = (v & 0xffffffff) + (v >> 32);
+	return csum_add(sum, (uint32_t)v);
+}
+
 /** Ones' complement subtraction: the sum that, added to b, gives a. */
 static inline uint32_t
 csum_sub(uint32_t a, uint32_t b)

@@ -166,6 +166,7 @@ csum_mbuf_lco(struct rte_mbuf *m, uint32_t outer_start, uint32_t outer_offset,
 			     &inner_seed);
 	if (ret < 0)
 		return ret;
+	/* Headers only: a short range, summed inline (csum_mbuf_sum()). */
 	ret = csum_mbuf_sum(m, outer_start, inner_start - outer_start, &sum);
 	if (ret < 0)
 		return ret;
@@ -200,23 +201,25 @@ l4_pseudo(const struct l3_info *l3, uint32_t l4_len, uint8_t l4_proto)
 			rte_cpu_to_be_32(l4_proto));
 }
 
-static int
+/* Inline: the data path's callers pass constants and must not pay a call. */
+static __rte_always_inline int
 parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 	 uint8_t l4_proto, struct l3_info *info)
 {
-	uint8_t hdr[40];
+	uint8_t buf[40];
+	const uint8_t *hdr;
 	uint32_t hlen;
 	uint16_t len16;
-	int ret;
 
-	ret = csum_mbuf_read(m, l3_off, 1, hdr);
-	if (ret < 0)
-		return ret;
+	/* In place when the first segment holds the header: no copy. */
+	hdr = csum_mbuf_ptr(m, l3_off, 1, buf);
+	if (hdr == NULL)
+		return -EINVAL;
 	switch (hdr[0] >> 4) {
 	case 4:
-		ret = csum_mbuf_read(m, l3_off, 20, hdr);
-		if (ret < 0)
-			return ret;
+		hdr = csum_mbuf_ptr(m, l3_off, 20, buf);
+		if (hdr == NULL)
+			return -EINVAL;
 		hlen = (hdr[0] & 0xf) * 4u;
 		memcpy(&len16, hdr + 2, 2);
 		len16 = rte_be_to_cpu_16(len16);
@@ -225,12 +228,12 @@ parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 			return -EINVAL;
 		info->end = l3_off + len16;
 		info->ipv6 = false;
-		info->pseudo = csum_partial(hdr + 12, 8, 0);
+		info->pseudo = csum_partial_small(hdr + 12, 8, 0);
 		break;
 	case 6:
-		ret = csum_mbuf_read(m, l3_off, 40, hdr);
-		if (ret < 0)
-			return ret;
+		hdr = csum_mbuf_ptr(m, l3_off, 40, buf);
+		if (hdr == NULL)
+			return -EINVAL;
 		memcpy(&len16, hdr + 4, 2);
 		len16 = rte_be_to_cpu_16(len16);
 		if (len16 == 0)
@@ -239,7 +242,7 @@ parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 			return -EINVAL;
 		info->end = l3_off + 40 + len16;
 		info->ipv6 = true;
-		info->pseudo = csum_partial(hdr + 8, 32, 0);
+		info->pseudo = csum_partial_small(hdr + 8, 32, 0);
 		break;
 	default:
 		return -EINVAL;
@@ -273,33 +276,47 @@ csum_mbuf_seed_l4(struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 					   TCP_CSUM_OFF), sizeof(seed), &seed);
 }
 
-/* Copy the whole IPv4 header at l3_off (options included) into hdr. */
-static int
-read_ipv4_hdr(const struct rte_mbuf *m, uint32_t l3_off, uint8_t hdr[60])
+/*
+ * The whole IPv4 header at l3_off (options included): in place, or copied
+ * into buf; NULL when there is none. *hlen is its length.
+ */
+static inline const uint8_t *
+ipv4_hdr_at(const struct rte_mbuf *m, uint32_t l3_off, uint8_t buf[60],
+	    uint32_t *hlen)
 {
-	uint32_t hlen;
-	int ret;
+	const uint8_t *hdr = csum_mbuf_ptr(m, l3_off, 20, buf);
 
-	ret = csum_mbuf_read(m, l3_off, 20, hdr);
-	if (ret < 0)
-		return ret;
-	hlen = (hdr[0] & 0xf) * 4u;
-	if ((hdr[0] >> 4) != 4 || hlen < 20)
-		return -EINVAL;
-	return csum_mbuf_read(m, l3_off, hlen, hdr);
+	if (hdr == NULL)
+		return NULL;
+	*hlen = (hdr[0] & 0xf) * 4u;
+	if ((hdr[0] >> 4) != 4 || *hlen < 20)
+		return NULL;
+	return *hlen == 20 ? hdr : csum_mbuf_ptr(m, l3_off, *hlen, buf);
+}
+
+/* Sum of an IPv4 header; the usual 20 bytes as a constant, fully unrolled. */
+static inline uint32_t
+ipv4_hdr_sum(const uint8_t *hdr, uint32_t hlen)
+{
+	if (hlen == 20)
+		return csum_partial_small(hdr, 20, 0);
+	return csum_partial_small(hdr, hlen, 0);
 }
 
 int
 csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off)
 {
-	uint8_t hdr[60];
-	uint16_t check;
-	int ret;
+	const uint8_t *hdr;
+	uint8_t buf[60];
+	uint32_t hlen;
+	uint16_t field, check;
 
-	ret = read_ipv4_hdr(m, l3_off, hdr);
-	if (ret < 0)
-		return ret;
-	check = csum_ipv4_hdr(hdr);
+	hdr = ipv4_hdr_at(m, l3_off, buf, &hlen);
+	if (hdr == NULL)
+		return -EINVAL;
+	/* csum_ipv4_hdr(), inline: sum with the field, then take it out. */
+	memcpy(&field, hdr + 10, 2);
+	check = csum_finish(csum_sub(ipv4_hdr_sum(hdr, hlen), field));
 	return csum_mbuf_write(m, l3_off + 10, sizeof(check), &check);
 }
 
@@ -321,14 +338,14 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	if (ret < 0)
 		return ret;
 	if (l4_proto == PROTO_UDP) {
-		uint8_t udp[8];
+		uint8_t buf[8];
+		const uint8_t *udp = csum_mbuf_ptr(m, l4_off, sizeof(buf), buf);
 
-		ret = csum_mbuf_read(m, l4_off, sizeof(udp), udp);
-		if (ret < 0)
-			return ret;
+		if (udp == NULL)
+			return -EINVAL;
 		memcpy(&len16, udp + 4, 2);
 		l4_len = rte_be_to_cpu_16(len16);
-		if (l4_len < sizeof(udp) || (uint64_t)l4_off + l4_len > l3.end)
+		if (l4_len < sizeof(buf) || (uint64_t)l4_off + l4_len > l3.end)
 			return -EINVAL;
 		memcpy(&check, udp + UDP_CSUM_OFF, 2);
 		if (check == 0)
@@ -345,9 +362,12 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	ret = csum_mbuf_sum(m, complete_start, l4_off - complete_start, &front);
 	if (ret < 0)
 		return ret;
-	ret = csum_mbuf_sum(m, l4_end, m->pkt_len - l4_end, &back);
-	if (ret < 0)
-		return ret;
+	back = 0;
+	if (l4_end != m->pkt_len) {
+		ret = csum_mbuf_sum(m, l4_end, m->pkt_len - l4_end, &back);
+		if (ret < 0)
+			return ret;
+	}
 	sum = csum_sub(complete_sum, front);
 	sum = csum_block_sub(sum, back, l4_end - complete_start);
 	/* Now the L4 sum as seen from complete_start: realign it to l4_off. */
@@ -360,11 +380,13 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 int
 csum_mbuf_ipv4_hdr_ok(const struct rte_mbuf *m, uint32_t l3_off)
 {
-	uint8_t hdr[60];
-	int ret;
+	const uint8_t *hdr;
+	uint8_t buf[60];
+	uint32_t hlen;
 
-	ret = read_ipv4_hdr(m, l3_off, hdr);
-	if (ret < 0)
-		return ret;
-	return csum_ipv4_hdr_ok(hdr) ? 1 : 0;
+	hdr = ipv4_hdr_at(m, l3_off, buf, &hlen);
+	if (hdr == NULL)
+		return -EINVAL;
+	/* csum_ipv4_hdr_ok(), inline. */
+	return csum_fold(ipv4_hdr_sum(hdr, hlen)) == 0xffff ? 1 : 0;
 }

@@ -182,8 +182,8 @@ csum_mbuf_sum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	      uint32_t *sum)
 {
 	if (csum_mbuf_in_first_seg(m, off, len)) {
-		*sum = csum_partial(rte_pktmbuf_mtod_offset(m, const uint8_t *, off),
-				    len, 0);
+		*sum = csum_partial_small(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+								  off), len, 0);
 		return 0;
 	}
 	return csum_mbuf_sum_chain(m, off, len, sum);
@@ -198,6 +198,19 @@ csum_mbuf_read(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 		return 0;
 	}
 	return csum_mbuf_read_chain(m, off, len, dst);
+}
+
+/*
+ * len bytes at off, in place when the first segment holds them, else
+ * copied to buf (len bytes, like rte_pktmbuf_read()); NULL when the packet
+ * or its chain does not hold them. Headers read this way cost no copy.
+ */
+static inline const void *
+csum_mbuf_ptr(const struct rte_mbuf *m, uint32_t off, uint32_t len, void *buf)
+{
+	if (csum_mbuf_in_first_seg(m, off, len))
+		return rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
+	return csum_mbuf_read_chain(m, off, len, buf) == 0 ? buf : NULL;
 }
 
 static inline int

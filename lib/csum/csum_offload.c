@@ -168,12 +168,7 @@ csum_offload_check(const struct csum_offload_spec *spec,
 
 	memset(res, 0, sizeof(*res));
 	res->verdict = CSUM_OFFLOAD_SW;
-	if ((uint64_t)req->csum_start + req->csum_offset +
-	    (crc ? sizeof(uint32_t) : sizeof(uint16_t)) > pkt_len)
-		return -EINVAL;
-	if ((req->flags & CSUM_OFFLOAD_F_ENCAP) && req->l3_off == 0)
-		return -EINVAL;
-	if (req->l3_off >= req->csum_start && req->l3_off != 0)
+	if (!csum_offload_req_valid(req, pkt_len))
 		return -EINVAL;
 	if (view > pkt_len)
 		view = pkt_len;

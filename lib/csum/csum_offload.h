@@ -141,6 +141,24 @@ int csum_offload_check(const struct csum_offload_spec *spec,
 		       struct csum_offload_result *res);
 
 /**
+ * The request itself is possible: the field within the packet behind
+ * csum_start, ENCAP with its l3_off, l3_off in front of csum_start. The
+ * first thing csum_offload_check() asks (inline, for callers that know the
+ * engine's answer without asking it).
+ */
+static inline bool
+csum_offload_req_valid(const struct csum_offload_req *req, uint32_t pkt_len)
+{
+	uint32_t field = req->flags & CSUM_OFFLOAD_F_CRC32C ? 4 : 2;
+
+	if ((uint64_t)req->csum_start + req->csum_offset + field > pkt_len)
+		return false;
+	if ((req->flags & CSUM_OFFLOAD_F_ENCAP) && req->l3_off == 0)
+		return false;
+	return req->l3_off == 0 || req->l3_off < req->csum_start;
+}
+
+/**
  * csum_offload_check() on an mbuf, then resolve in software whatever the
  * device cannot do (csum_mbuf_apply_partial() or the SCTP CRC32c).
  * @return CSUM_OFFLOAD_HW (1): untouched, give the request to the device;

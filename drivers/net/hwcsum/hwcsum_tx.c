@@ -53,10 +53,17 @@
 		       RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)
 #define SEG_FLAGS (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_UDP_SEG)
 
+/* Inline for the per-packet and per-burst looks; exported for the fuzzer. */
+static inline uint64_t
+request_mask(const struct hwcsum_private *priv)
+{
+	return priv->tx_partial_flag | DPDK_CSUM_FLAGS | SEG_FLAGS;
+}
+
 uint64_t
 hwcsum_tx_request_mask(const struct hwcsum_private *priv)
 {
-	return priv->tx_partial_flag | DPDK_CSUM_FLAGS | SEG_FLAGS;
+	return request_mask(priv);
 }
 
 /* One packet's requests, offsets from its first byte. */
@@ -76,7 +83,7 @@ dynfield(const struct hwcsum_private *priv, struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, priv->dynfield_off, struct rte_pmd_hwcsum_csum *);
 }
 
-static int
+static inline int
 ip_version_at(const struct rte_mbuf *m, uint32_t off)
 {
 	uint8_t b;
@@ -91,7 +98,7 @@ ip_version_at(const struct rte_mbuf *m, uint32_t off)
  * its whole header, options included, and it lies within the packet, so a
  * device told IPCSS/IPCSE from it stays inside the packet too.
  */
-static int
+static inline int
 ipv4_expected(const struct rte_mbuf *m, uint32_t off, uint32_t len)
 {
 	uint8_t b;
@@ -218,6 +225,15 @@ hw_can(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	const uint8_t *hdr = copy;
 	uint32_t hdr_len = 0;
 
+	/* No engine (software only): the answer needs no header and no call. */
+	if (priv->spec.engine == CSUM_ENGINE_NONE) {
+		memset(res, 0, sizeof(*res));
+		res->verdict = CSUM_OFFLOAD_SW;
+		res->reason = CSUM_OFFLOAD_R_NO_ENGINE;
+		*reason = csum_offload_req_valid(r, m->pkt_len) ?
+			CSUM_OFFLOAD_R_NO_ENGINE : CSUM_OFFLOAD_R_UNPARSED;
+		return false;
+	}
 	/* A parse engine reads headers: in place when the first segment has them. */
 	if (priv->spec.engine == CSUM_ENGINE_PARSE) {
 		hdr_len = RTE_MIN(m->pkt_len, (uint32_t)sizeof(copy));
@@ -297,7 +313,7 @@ hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	struct tx_plan p;
 	int ret;
 
-	if (!(flags & hwcsum_tx_request_mask(priv)))
+	if (!(flags & request_mask(priv)))
 		return 0;
 	st->c[flags & priv->tx_partial_flag ? HWCSUM_TX_REQ_GENERIC :
 	      HWCSUM_TX_REQ_DPDK]++;
@@ -431,20 +447,12 @@ send_chunk(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 	return n - left;
 }
 
-uint16_t
-hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
+/* A burst with requests: resolved and handed down chunk by chunk. */
+static __rte_noinline uint16_t
+tx_burst_requests(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct hwcsum_txq *txq = queue;
-	uint64_t mask = hwcsum_tx_request_mask(txq->priv);
-	uint16_t i, done = 0;
+	uint16_t done = 0;
 
-	if (unlikely(txq->priv->sub_closed))
-		return hwcsum_tx_burst_raw(queue, pkts, n);
-	for (i = 0; i < n; i++)
-		if (pkts[i]->ol_flags & mask)
-			break;
-	if (i == n)	/* nothing asked of us: straight down */
-		return rte_eth_tx_burst(txq->sub_port, txq->queue_id, pkts, n);
 	while (done < n) {
 		uint16_t chunk = RTE_MIN(n - done, TX_CHUNK);
 		uint16_t took = send_chunk(txq, pkts + done, chunk);
@@ -454,6 +462,30 @@ hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 			break;
 	}
 	return done;
+}
+
+/*
+ * Kept small for pass-through: one look at every packet, without a branch
+ * per packet, then straight down; the work is out of line.
+ */
+uint16_t
+hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct hwcsum_txq *txq = queue;
+	const struct hwcsum_private *priv = txq->priv;
+	uint64_t any = 0;
+	unsigned int i;
+
+	if (unlikely(priv->sub_closed))
+		return hwcsum_tx_burst_raw(queue, pkts, n);
+	for (i = 0; i + 4 <= n; i += 4)
+		any |= pkts[i]->ol_flags | pkts[i + 1]->ol_flags |
+			pkts[i + 2]->ol_flags | pkts[i + 3]->ol_flags;
+	for (; i < n; i++)
+		any |= pkts[i]->ol_flags;
+	if (likely(!(any & request_mask(priv))))	/* nothing asked of us */
+		return rte_eth_tx_burst(txq->sub_port, txq->queue_id, pkts, n);
+	return tx_burst_requests(txq, pkts, n);
 }
 
 /* tx_prepare: what tx_burst would refuse, refused early with DPDK's errno. */
@@ -495,7 +527,7 @@ uint16_t
 hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct hwcsum_txq *txq = queue;
-	uint64_t mask = hwcsum_tx_request_mask(txq->priv);
+	uint64_t mask = request_mask(txq->priv);
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
