@@ -125,7 +125,6 @@ priv_from_input(struct fz_in *in, struct hwcsum_private *priv)
 		priv->sub.l4_hw = s->engine != CSUM_ENGINE_NONE;
 		priv->sub.ip_hw = priv->sub.l4_hw && (c >> 2 & 1);
 	}
-	priv->sub.multi_seg = true;
 	priv->sub.max_segs = (c >> 3) < 24 ? 0 : (c >> 3) - 23; /* 0, or 1..8 */
 }
 

@@ -169,8 +169,7 @@ struct hwcsum_sub_caps {
 	bool l4_hw;		/* UDP/TCP checksums through l2_len/l3_len */
 	bool ip_hw;		/* IPv4 header checksum at l2_len */
 	bool sctp_hw;
-	bool multi_seg;		/* sub-port takes chained mbufs */
-	uint16_t max_segs;	/* 0: no limit known */
+	uint16_t max_segs;	/* the sub-port's nb_seg_max; 0: no limit known */
 };
 
 struct hwcsum_private {

@@ -282,15 +282,11 @@ hwcsum_sub_caps_decide(struct rte_eth_dev *dev, uint64_t *sub_tx_offloads)
 			c->tx_offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
 		}
 	}
+	/* Chains: passed on where the sub-port offers it; longer chains than
+	 * its nb_seg_max are refused by hwcsum itself (tx_prepare, tx_burst). */
 	if ((app & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) &&
-	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
-		c->multi_seg = true;
+	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
 		c->tx_offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	}
-	/* Drivers that do not say (MULTI_SEGS not in their capa, as net_ring
-	 * and net_pcap) still move chains: trust nb_seg_max instead. */
-	if (!(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
-		c->multi_seg = true;
 	c->max_segs = info.tx_desc_lim.nb_seg_max;
 	*sub_tx_offloads = c->tx_offloads;
 	return 0;
