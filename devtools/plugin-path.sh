@@ -5,9 +5,9 @@
 #
 # EAL refuses a plugin when its directory or any parent is world-writable
 # (a clone under /tmp or /var/tmp, say). Then the .so is copied into a
-# root-only cache directory keyed by its source path, with the project's
-# libraries it links, and that copy's path is printed; otherwise the
-# absolute path itself.
+# root-only cache directory keyed by its source path, and that copy's path
+# is printed (the plugin is self-contained); otherwise the absolute path
+# itself.
 set -euo pipefail
 
 so=$(realpath "$1")
@@ -30,13 +30,6 @@ fi
 dir="${HWCSUM_CACHE:-/var/cache/hwcsum}/plugins/$(echo "$so" | sha256sum | cut -c1-16)"
 mkdir -p "$dir"
 chmod 0755 "$dir"
-# The project's own libraries go beside the copy: its build RUNPATH has
-# $ORIGIN, so it finds them with no LD_LIBRARY_PATH (a QEMU guest has none).
-ldd "$so" | awk '$1 ~ /^libhwcsum_/ && $3 ~ /^\// { print $1, $3 }' |
-while read -r soname path; do
-	cp "$path" "$dir/.new.$$"
-	mv -f "$dir/.new.$$" "$dir/$soname"
-done
 cp "$so" "$dir/.new.$$"
 mv -f "$dir/.new.$$" "$dir/$(basename "$so")"
 echo "$dir/$(basename "$so")"
