@@ -42,28 +42,34 @@ csum_add(uint32_t a, uint32_t b)
 	return r + (r < a);
 }
 
-/** Buffers up to this size are summed inline by csum_partial_small() (every
- * implementation sums them in plain C too: CSUM_VECTOR_MIN). */
-#define CSUM_SMALL_MAX 127
-
-/**
- * csum_partial() for header-sized buffers, inline: no call and no
- * dispatch, which cost more than the sum itself for a few bytes (and fold
- * away when len is a constant). Longer buffers go to csum_partial(). The
- * arithmetic is the one every implementation uses below its vector size,
- * so the result is the same 32-bit value csum_partial() would return.
+/*
+ * Plain C sum of len bytes (at most 1 GiB), folded to 32 bits: 8-byte loads
+ * split into 32-bit halves over two 64-bit accumulators, so no carry is
+ * ever lost and the two add chains run in parallel. Every implementation
+ * of csum_partial() uses it for what is too short for vectors, and
+ * csum_partial_small() inline; not for direct use.
  */
 static inline uint32_t
-csum_partial_small(const void *buf, size_t len, uint32_t sum)
+csum_scalar_block(const void *buf, size_t len)
 {
 	const uint8_t *p = (const uint8_t *)buf;
 	uint64_t lo = 0, hi = 0, v;
 	uint32_t w;
 	uint16_t h;
 
-	if (len > CSUM_SMALL_MAX)
-		return csum_partial(buf, len, sum);
-	while (len >= 8) {
+	while (len >= 16) {
+		uint64_t v2;
+
+		__builtin_memcpy(&v, p, 8);
+		__builtin_memcpy(&v2, p + 8, 8);
+		lo += (uint32_t)v;
+		hi += v >> 32;
+		lo += (uint32_t)v2;
+		hi += v2 >> 32;
+		p += 16;
+		len -= 16;
+	}
+	if (len >= 8) {
 		__builtin_memcpy(&v, p, 8);
 		lo += (uint32_t)v;
 		hi += v >> 32;
@@ -82,6 +88,7 @@ csum_partial_small(const void *buf, size_t len, uint32_t sum)
 		p += 2;
 		len -= 2;
 	}
+	/* A trailing odd byte is the first byte of a 16-bit word. */
 	if (len)
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		lo += (uint32_t)*p << 8;
@@ -91,7 +98,26 @@ csum_partial_small(const void *buf, size_t len, uint32_t sum)
 	v = lo + hi;
 	v = (v & 0xffffffff) + (v >> 32);
 	v = (v & 0xffffffff) + (v >> 32);
-	return csum_add(sum, (uint32_t)v);
+	return (uint32_t)v;
+}
+
+/** Buffers up to this size are summed inline by csum_partial_small() (every
+ * implementation sums them in plain C too: CSUM_VECTOR_MIN). */
+#define CSUM_SMALL_MAX 127
+
+/**
+ * csum_partial() for header-sized buffers, inline: no call and no
+ * dispatch, which cost more than the sum itself for a few bytes (and fold
+ * away when len is a constant). Longer buffers go to csum_partial(). The
+ * arithmetic is the one every implementation uses below its vector size,
+ * so the result is the same 32-bit value csum_partial() would return.
+ */
+static inline uint32_t
+csum_partial_small(const void *buf, size_t len, uint32_t sum)
+{
+	if (len > CSUM_SMALL_MAX)
+		return csum_partial(buf, len, sum);
+	return csum_add(sum, csum_scalar_block(buf, len));
 }
 
 /** Ones' complement subtraction: the sum that, added to b, gives a. */

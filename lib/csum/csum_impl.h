@@ -31,65 +31,11 @@ csum_fold64(uint64_t x)
 	return (uint32_t)x;
 }
 
-/* Trailing odd byte: it is the first byte of a 16-bit word. */
-static inline uint32_t
-csum_odd_byte(uint8_t b)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return (uint32_t)b << 8;
-#else
-	return b;
-#endif
-}
-
-/*
- * Plain C sum of up to CSUM_CHUNK bytes, folded to 32 bits: 8-byte loads
- * split into 32-bit halves over two accumulators, so no carry is ever lost
- * and the two add chains run in parallel. Used by every implementation for
- * what is too short for vectors.
- */
+/* Up to CSUM_CHUNK bytes in plain C (csum.h): what is too short for vectors. */
 static inline uint32_t
 csum_scalar_chunk(const uint8_t *p, size_t len)
 {
-	uint64_t lo = 0, hi = 0;
-	uint64_t v;
-	uint32_t w;
-	uint16_t h;
-
-	while (len >= 16) {
-		uint64_t v2;
-
-		__builtin_memcpy(&v, p, 8);
-		__builtin_memcpy(&v2, p + 8, 8);
-		lo += (uint32_t)v;
-		hi += v >> 32;
-		lo += (uint32_t)v2;
-		hi += v2 >> 32;
-		p += 16;
-		len -= 16;
-	}
-	if (len >= 8) {
-		__builtin_memcpy(&v, p, 8);
-		lo += (uint32_t)v;
-		hi += v >> 32;
-		p += 8;
-		len -= 8;
-	}
-	if (len >= 4) {
-		__builtin_memcpy(&w, p, 4);
-		lo += w;
-		p += 4;
-		len -= 4;
-	}
-	if (len >= 2) {
-		__builtin_memcpy(&h, p, 2);
-		hi += h;
-		p += 2;
-		len -= 2;
-	}
-	if (len)
-		lo += csum_odd_byte(*p);
-	return csum_fold64(lo + hi);
+	return csum_scalar_block(p, len);
 }
 
 uint32_t csum_partial_scalar(const void *buf, size_t len, uint32_t sum);
