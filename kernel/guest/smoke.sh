@@ -12,6 +12,7 @@ set -u
 expected_cpus=$1
 shift
 failed=0
+. "$(dirname "$0")/lib.sh"
 
 check() {
 	local what=$1
@@ -46,16 +47,9 @@ check "a veth pair" bash -c 'ip link add smk0 type veth peer name smk1 && ip lin
 # NICs: vm-run.sh writes "index model link mac" per NIC.
 declare -A driver_of=([virtio]=virtio_net [virtio-tap]=virtio_net [e1000]=e1000
 	[e1000e]=e1000e [rtl8139]=8139cp)
-nic_by_mac() {
-	local d
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address")" = "$1" ] && { basename "$d"; return 0; }
-	done
-	return 1
-}
 i=0
 for model in "$@"; do
-	mac=$(awk -v i="$i" '$1 == i { print $4 }' "$HWCSUM_NICS_FILE")
+	mac=$(nic_mac "$i")
 	dev=$(nic_by_mac "$mac")
 	check "NIC $i ($model, $mac) present" test -n "$dev"
 	if [ -n "$dev" ]; then

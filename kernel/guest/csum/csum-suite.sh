@@ -21,22 +21,10 @@ MODEL=${1:?usage: csum-suite.sh MODEL}
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
 PY=/usr/bin/python3
-T0=$(date +%s)
-say() { echo "[csum-guest +$(($(date +%s) - T0))s] $*"; }
-die() { say "FAILED: $*"; exit 1; }
-run() { "$@" || die "command failed: $*"; }
-in_tx() { ip netns exec tx "$@"; }
-in_rx() { ip netns exec rx "$@"; }
-
-nic_by_mac() {
-	local d
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && { basename "$d"; return 0; }
-	done
-	return 1
-}
-mac0=$(awk '$1 == 0 { print $4 }' "$HWCSUM_NICS_FILE")
-mac1=$(awk '$1 == 1 { print $4 }' "$HWCSUM_NICS_FILE")
+GUEST_TAG=csum-guest
+. "$HERE/../lib.sh"
+mac0=$(nic_mac 0)
+mac1=$(nic_mac 1)
 TXDEV=$(nic_by_mac "$mac0") || die "NIC 0 ($mac0) not found"
 RXDEV=$(nic_by_mac "$mac1") || die "NIC 1 ($mac1) not found"
 DRIVER=$(ethtool -i "$TXDEV" | awk '/^driver:/ { print $2 }')
