@@ -1,16 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Build the hwcsum guest kernel from Debian's linux-source-6.1 package.
+# Build the hwcsum guest kernel from Debian's linux-source-6.1 package
+# (or linux-source-6.12).
 #
-#   kernel/build.sh                 patched kernel (kernel/patches/*.patch)
+#   kernel/build.sh                 patched kernel (kernel/patches/*.patch
+#                                   and kernel/patches/*/*.patch)
 #   kernel/build.sh --unpatched     the same kernel without any patch
 #                                   (also: HWCSUM_KERNEL_UNPATCHED=1)
-#   kernel/build.sh --patches DIR   DIR/*.patch instead of kernel/patches
+#   kernel/build.sh --patches DIR   DIR's patches instead of kernel/patches
 #                                   (for developing a series; also:
 #                                   HWCSUM_KERNEL_PATCHES=DIR)
+#   kernel/build.sh --tree 6.12     the 6.12 tree: linux-source-6.12, the
+#                                   series in kernel/patches-6.12 and its
+#                                   config-overrides.config merged after
+#                                   kernel/config/ (also: HWCSUM_KERNEL_TREE)
 #
-# Steps: unpack /usr/src/linux-source-6.1.tar.xz into a persistent build tree
+# Steps: unpack /usr/src/linux-source-<tree>.tar.xz into a persistent build tree
 # outside git, bring that tree to exactly "pristine + the series" (patches in
 # glob order), make tinyconfig + kernel/config/*.config (every option of the
 # fragments is checked in the final .config), build bzImage and modules,
@@ -26,7 +32,7 @@
 #
 # Environment: HWCSUM_CACHE (default /var/cache/hwcsum), HWCSUM_JOBS
 # (default 2: the machine is shared), HWCSUM_KERNEL_TARBALL (default
-# /usr/src/linux-source-6.1.tar.xz).
+# /usr/src/linux-source-<tree>.tar.xz).
 
 # The whole script is one compound command: bash parses it completely
 # before running it, so editing this file cannot break runs in progress.
@@ -37,12 +43,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SCRIPT="$HERE/$(basename "$0")"
 HWCSUM_CACHE=${HWCSUM_CACHE:-/var/cache/hwcsum}
 CACHE="$HWCSUM_CACHE/kernel"
-TARBALL=${HWCSUM_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-SOURCE_PACKAGE=linux-source-6.1
 JOBS=${HWCSUM_JOBS:-2}
 VARIANT=patched
 [ "${HWCSUM_KERNEL_UNPATCHED:-0}" = 1 ] && VARIANT=unpatched
-PATCH_DIR=${HWCSUM_KERNEL_PATCHES:-$HERE/patches}
+KTREE=${HWCSUM_KERNEL_TREE:-6.1}
+PATCH_DIR=${HWCSUM_KERNEL_PATCHES:-}
 KEEP_OUTPUTS=8
 
 usage() {
@@ -58,11 +63,27 @@ while [ $# -gt 0 ]; do
 		PATCH_DIR=$2
 		shift
 		;;
+	--tree)
+		[ $# -ge 2 ] || { echo "build.sh: --tree needs 6.1 or 6.12" >&2; exit 2; }
+		KTREE=$2
+		shift
+		;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
 done
+
+# Per tree: the source package, the series, and (6.12) a config fragment
+# merged after kernel/config/ for what changed between the trees.
+case "$KTREE" in
+6.1) SERIES_DIR=$HERE/patches; TREE_PREFIX= ;;
+6.12) SERIES_DIR=$HERE/patches-6.12; TREE_PREFIX=6.12- ;;
+*) echo "build.sh: unknown tree '$KTREE' (6.1 or 6.12)" >&2; exit 2 ;;
+esac
+SOURCE_PACKAGE=linux-source-$KTREE
+TARBALL=${HWCSUM_KERNEL_TARBALL:-/usr/src/$SOURCE_PACKAGE.tar.xz}
+PATCH_DIR=${PATCH_DIR:-$SERIES_DIR}
 
 T0=$(date +%s)
 say() { echo "[kernel-build +$(($(date +%s) - T0))s] $*" >&2; }
@@ -79,15 +100,21 @@ done
 PATCHES=()
 if [ "$VARIANT" = patched ]; then
 	shopt -s nullglob
-	[ -d "$PATCH_DIR" ] || [ "$PATCH_DIR" = "$HERE/patches" ] ||
+	[ -d "$PATCH_DIR" ] || [ "$PATCH_DIR" = "$SERIES_DIR" ] ||
 		die "patch directory $PATCH_DIR not found"
-	PATCHES=("$PATCH_DIR"/*.patch)
+	# Patches directly in DIR, then each subdirectory in order (one posted
+	# series each); cover letters (0000-*) carry no change.
+	for p in "$PATCH_DIR"/*.patch "$PATCH_DIR"/*/*.patch; do
+		case "$(basename "$p")" in 0000-*) continue ;; esac
+		PATCHES+=("$p")
+	done
 	shopt -u nullglob
 fi
 shopt -s nullglob
 FRAGMENTS=("$HERE"/config/*.config)
 shopt -u nullglob
 [ "${#FRAGMENTS[@]}" -gt 0 ] || die "no config fragment in $HERE/config/*.config"
+[ "$KTREE" = 6.1 ] || FRAGMENTS+=("$SERIES_DIR/config-overrides.config")
 
 # Everything that determines the result, one line each; its hash is the key.
 inputs() {
@@ -96,7 +123,7 @@ inputs() {
 	echo "source $SOURCE_PACKAGE $SOURCE_VERSION $(stat -c %s "$TARBALL")"
 	echo "build.sh $(sha256sum < "$SCRIPT" | cut -c1-64)"
 	for f in "${FRAGMENTS[@]}"; do
-		echo "config $(basename "$f") $(sha256sum < "$f" | cut -c1-64)"
+		echo "config ${f#"$HERE"/} $(sha256sum < "$f" | cut -c1-64)"
 	done
 	for f in "${PATCHES[@]}"; do
 		echo "patch $(basename "$f") $(sha256sum < "$f" | cut -c1-64)"
@@ -104,7 +131,7 @@ inputs() {
 }
 INPUTS=$(inputs)
 KEY=$(echo "$INPUTS" | sha256sum | cut -c1-16)
-OUT="$CACHE/out/$VARIANT-$KEY"
+OUT="$CACHE/out/$TREE_PREFIX$VARIANT-$KEY"
 
 if [ -f "$OUT/complete" ]; then
 	say "cached: $VARIANT kernel $(cat "$OUT/kernelrelease") ($SOURCE_PACKAGE $SOURCE_VERSION, ${#PATCHES[@]} patches)"
@@ -125,7 +152,7 @@ if [ -f "$OUT/complete" ]; then
 fi
 
 say "building the $VARIANT kernel, key $KEY ($SOURCE_PACKAGE $SOURCE_VERSION, ${#PATCHES[@]} patches)"
-TREE="$CACHE/trees/$VARIANT"
+TREE="$CACHE/trees/$TREE_PREFIX$VARIANT"
 SRC="$TREE/src"
 APPLIED="$TREE/applied"   # copies of the patches applied to $SRC, in order
 
@@ -202,7 +229,7 @@ missing=0
 # adds (such as its KUnit tests): there, skip the options no Kconfig of the
 # tree defines. The real series is always checked strictly.
 KCONFIG_SYMS=
-if [ "$VARIANT" = unpatched ] || [ "$(readlink -f "$PATCH_DIR")" != "$(readlink -f "$HERE/patches")" ]; then
+if [ "$VARIANT" = unpatched ] || [ "$(readlink -f "$PATCH_DIR")" != "$(readlink -f "$SERIES_DIR")" ]; then
 	KCONFIG_SYMS=$(grep -rhoE --include='Kconfig*' '^(menu)?config [A-Za-z0-9_]+' . |
 		awk '{ print "CONFIG_" $2 }' | sort -u)
 fi
@@ -279,7 +306,7 @@ mv "$TMP" "$OUT"
 
 # Keep the newest few outputs of this variant only (development builds of
 # the patched kernel must not evict the unpatched one).
-ls -1dt "$CACHE"/out/"$VARIANT"-* 2>/dev/null | grep -v '\.tmp\.' | tail -n +$((KEEP_OUTPUTS + 1)) |
+ls -1dt "$CACHE"/out/"$TREE_PREFIX$VARIANT"-* 2>/dev/null | grep -v '\.tmp\.' | tail -n +$((KEEP_OUTPUTS + 1)) |
 	while read -r old; do rm -rf "$old"; done
 
 say "done: $VARIANT kernel $RELEASE in $(($(date +%s) - T0)) s"

@@ -9,7 +9,7 @@
 # ndo_features_check(); a driver whose features check ignores that keeps
 # TSO for frames its engine cannot parse, and then drops or corrupts them.
 #
-#   kernel/guest/csum/vlan-tso.sh
+#   kernel/guest/vlan-tso.sh
 #
 # Passes when, for every case, all bytes arrive, the sender's tx_dropped
 # does not move, the log has no "GSO packet with a checksum the device
@@ -17,24 +17,12 @@
 # (never less than 2 s allowed: TCG timings jitter).
 
 set -u
-T0=$(date +%s)
 BYTES=$((4 * 1024 * 1024))
 PORT=5001
-say() { echo "[vlan-tso +$(($(date +%s) - T0))s] $*"; }
-die() { say "FAILED: $*"; exit 1; }
-run() { "$@" || die "command failed: $*"; }
-in_tx() { ip netns exec tx "$@"; }
-in_rx() { ip netns exec rx "$@"; }
-
-nic_by_mac() {
-	local d
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && { basename "$d"; return 0; }
-	done
-	return 1
-}
-mac0=$(awk '$1 == 0 { print $4 }' "$HWCSUM_NICS_FILE")
-mac1=$(awk '$1 == 1 { print $4 }' "$HWCSUM_NICS_FILE")
+GUEST_TAG=vlan-tso
+. "$(dirname "$0")/lib.sh"
+mac0=$(nic_mac 0)
+mac1=$(nic_mac 1)
 TXDEV=$(nic_by_mac "$mac0") || die "NIC 0 ($mac0) not found"
 RXDEV=$(nic_by_mac "$mac1") || die "NIC 1 ($mac1) not found"
 say "tx $TXDEV ($(ethtool -i "$TXDEV" | awk '/^driver:/ { print $2 }')), rx $RXDEV, kernel $(uname -r)"
