@@ -19,7 +19,7 @@ PACKAGES=(
 	dpdk dpdk-dev libdpdk-dev pkg-config libnuma-dev libpcap-dev
 	meson ninja-build gcc clang libclang-rt-14-dev
 	dpkg-dev xz-utils
-	qemu-system-x86 linux-source-6.1 busybox-static
+	qemu-system-x86 linux-source-6.1 linux-source-6.12 busybox-static
 	bc flex bison libelf-dev libssl-dev cpio kmod
 	iproute2 ethtool net-tools tcpdump tshark python3-scapy python3-matplotlib
 	ca-certificates

@@ -18,6 +18,8 @@
 #   --kernel DIR|FILE  a kernel/build.sh output dir (or a bzImage inside one);
 #                      default: the output of kernel/build.sh (instant when
 #                      cached; builds the kernel otherwise)
+#   --tree 6.1|6.12    without --kernel: which tree kernel/build.sh builds
+#                      (default 6.1; 6.12 carries kernel/patches-6.12)
 #   --nic MODEL[,PROP=VAL...][@LINK]
 #                      add a NIC (repeatable; guest order = option order).
 #                      PROPs are passed to QEMU's -device (guest_csum=off).
@@ -74,6 +76,7 @@ HWCSUM_CACHE=${HWCSUM_CACHE:-/var/cache/hwcsum}
 INIT="$REPO/kernel/guest/init.sh"
 
 KERNEL=
+KTREE=6.1
 NICS=()
 DUMPS=()
 SMP=2
@@ -94,6 +97,7 @@ need_arg() { [ $# -ge 2 ] || die "option $1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) need_arg "$@"; KERNEL=$2; shift ;;
+	--tree) need_arg "$@"; KTREE=$2; shift ;;
 	--nic) need_arg "$@"; NICS+=("$2"); shift ;;
 	--dump) need_arg "$@"; DUMPS+=("$2"); shift ;;
 	--smp) need_arg "$@"; SMP=$2; shift ;;
@@ -155,7 +159,7 @@ guest_keep "$CWD"
 
 # Kernel.
 if [ -z "$KERNEL" ]; then
-	KERNEL=$("$REPO/kernel/build.sh" | tail -n1) || die "kernel/build.sh failed"
+	KERNEL=$("$REPO/kernel/build.sh" --tree "$KTREE" | tail -n1) || die "kernel/build.sh --tree $KTREE failed"
 fi
 [ -f "$KERNEL" ] && KERNEL=$(dirname "$KERNEL")
 KERNEL=$(readlink -f "$KERNEL")

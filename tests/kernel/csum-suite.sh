@@ -3,7 +3,7 @@
 #
 # Host side of the kernel checksum suite (one meson test per NIC model):
 #
-#   tests/kernel/csum-suite.sh MODEL RESULTS_DIR [--kernel DIR] [--expect-8139cp patched|unpatched]
+#   tests/kernel/csum-suite.sh MODEL RESULTS_DIR [--kernel DIR | --tree 6.1|6.12] [--expect-8139cp patched|unpatched]
 #
 # MODEL: virtio (virtio-net on host taps with vnet headers, in a private
 # network namespace), e1000, e1000e, rtl8139. Boots the kernel (default: the
@@ -28,7 +28,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-MODEL=${1:?usage: csum-suite.sh MODEL RESULTS_DIR [--kernel DIR] [--expect-8139cp patched|unpatched]}
+MODEL=${1:?usage: csum-suite.sh MODEL RESULTS_DIR [--kernel DIR | --tree 6.1|6.12] [--expect-8139cp patched|unpatched]}
 RESULTS=${2:?usage: csum-suite.sh MODEL RESULTS_DIR ...}
 shift 2
 KERNEL_ARG=()
@@ -36,6 +36,7 @@ EXPECT_ARG=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) KERNEL_ARG=(--kernel "$2"); shift ;;
+	--tree) KERNEL_ARG=(--tree "$2"); shift ;;
 	--expect-8139cp) EXPECT_ARG=(--expect-8139cp "$2"); shift ;;
 	*) echo "csum-suite: unknown argument '$1'" >&2; exit 2 ;;
 	esac
