@@ -14,7 +14,10 @@
 # Passes when, for every case, all bytes arrive, the sender's tx_dropped
 # does not move, the log has no "GSO packet with a checksum the device
 # cannot offload", and each VLAN case takes at most twice the plain case
-# (never less than 2 s allowed: TCG timings jitter).
+# (never less than 2 s allowed: TCG timings jitter). A lone lost segment
+# under TCG can cost one retransmission timeout, so a case over the limit
+# is run once more and fails only if it is slow again (v1 took 7-16 s every
+# time, retransmitting after each dropped TSO packet).
 
 set -u
 BYTES=$((4 * 1024 * 1024))
@@ -61,6 +64,7 @@ setup_case ad 802.1ad 30 192.168.63
 
 tx_dropped() { in_tx cat "/sys/class/net/$TXDEV/statistics/tx_dropped" 2>/dev/null || in_tx awk -v d="$TXDEV:" '$1 == d { print $13 }' /proc/net/dev; }
 gso_log_lines() { dmesg | grep -c 'GSO packet with a checksum the device cannot offload'; }
+retrans() { in_tx nstat -az TcpRetransSegs 2>/dev/null | awk '$1 == "TcpRetransSegs" { print $2 }'; }
 
 # stream NET: seconds taken for BYTES from tx to rx, or die.
 stream() {
@@ -93,9 +97,11 @@ s.sendall(bytes(int(sys.argv[3]))); s.close()
 	echo "$secs"
 }
 
-fail=0
+# run_case CASE: one stream, its time in took[CASE]; drops and log lines fail.
 declare -A took
-for case in plain q q-sw ad; do
+fail=0
+run_case() {
+	local case=$1 net d0 d1 l0 l1 r0 r1 secs
 	case $case in
 	plain) net=192.168.60 ;;
 	q | q-sw) net=192.168.61 ;;
@@ -108,19 +114,28 @@ for case in plain q q-sw ad; do
 	fi
 	d0=$(tx_dropped)
 	l0=$(gso_log_lines)
+	r0=$(retrans)
 	secs=$(stream $net) || exit 1
 	d1=$(tx_dropped)
 	l1=$(gso_log_lines)
+	r1=$(retrans)
 	took[$case]=$secs
-	say "$case: $BYTES bytes in $secs s, tx_dropped +$((d1 - d0)), log lines +$((l1 - l0))"
+	say "$case: $BYTES bytes in $secs s, tx_dropped +$((d1 - d0)), log lines +$((l1 - l0)), retransmitted segments +$((${r1:-0} - ${r0:-0}))"
 	[ "$d1" = "$d0" ] || { say "FAIL: $case: tx_dropped moved by $((d1 - d0))"; fail=1; }
 	[ "$l1" = "$l0" ] || { say "FAIL: $case: the stack logged GSO packets the device cannot offload"; fail=1; }
-done
+}
+within() { awk -v t="$1" -v l="$2" 'BEGIN { exit !(t <= l) }'; }
 
+for case in plain q q-sw ad; do
+	run_case $case
+done
 limit=$(awk -v p="${took[plain]}" 'BEGIN { l = 2 * p; if (l < 2) l = 2; print l }')
 for case in q q-sw ad; do
-	awk -v t="${took[$case]}" -v l="$limit" 'BEGIN { exit !(t <= l) }' ||
-		{ say "FAIL: $case took ${took[$case]} s, over $limit s (2x plain ${took[plain]} s, floor 2 s)"; fail=1; }
+	within "${took[$case]}" "$limit" && continue
+	say "$case took ${took[$case]} s, over $limit s (2x plain ${took[plain]} s, floor 2 s): once more"
+	run_case $case
+	within "${took[$case]}" "$limit" ||
+		{ say "FAIL: $case took ${took[$case]} s again, over $limit s"; fail=1; }
 done
 [ $fail = 0 ] || die "see above"
 say "OK: every case complete, no drop, no GSO log line, VLAN cases within $limit s"
