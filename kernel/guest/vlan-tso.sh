@@ -12,12 +12,10 @@
 #   kernel/guest/vlan-tso.sh
 #
 # Passes when, for every case, all bytes arrive, the sender's tx_dropped
-# does not move, the log has no "GSO packet with a checksum the device
-# cannot offload", and each VLAN case takes at most twice the plain case
-# (never less than 2 s allowed: TCG timings jitter). A lone lost segment
-# under TCG can cost one retransmission timeout, so a case over the limit
-# is run once more and fails only if it is slow again (v1 took 7-16 s every
-# time, retransmitting after each dropped TSO packet).
+# does not move and the log has no "GSO packet with a checksum the device
+# cannot offload". v1 failed both every time (300-460 drops per VLAN case).
+# Times and retransmissions are printed, not judged: under TCG on a busy
+# host the control case alone varied from 0.06 s to 5.5 s.
 
 set -u
 BYTES=$((4 * 1024 * 1024))
@@ -84,10 +82,18 @@ while got < bytes_:
     got += len(b)
 print(got, time.monotonic() - (t0 or time.monotonic()))
 ' "$BYTES" "$PORT" "$net.2" &
-	sleep 0.5
+	# The listener's python can take seconds to start under TCG: retry a
+	# refused connect for up to 30 s rather than guess a delay.
 	in_tx timeout 90 /usr/bin/python3 -c '
-import socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=30)
+import socket, sys, time
+deadline = time.monotonic() + 30
+while True:
+    try:
+        s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=30)
+        break
+    except ConnectionRefusedError:
+        if time.monotonic() > deadline: raise
+        time.sleep(0.2)
 s.sendall(bytes(int(sys.argv[3]))); s.close()
 ' "$net.2" "$PORT" "$BYTES" || echo "sender failed" >&2
 	wait)
@@ -97,8 +103,7 @@ s.sendall(bytes(int(sys.argv[3]))); s.close()
 	echo "$secs"
 }
 
-# run_case CASE: one stream, its time in took[CASE]; drops and log lines fail.
-declare -A took
+# run_case CASE: one stream; drops and log lines fail.
 fail=0
 run_case() {
 	local case=$1 net d0 d1 l0 l1 r0 r1 secs
@@ -119,23 +124,12 @@ run_case() {
 	d1=$(tx_dropped)
 	l1=$(gso_log_lines)
 	r1=$(retrans)
-	took[$case]=$secs
 	say "$case: $BYTES bytes in $secs s, tx_dropped +$((d1 - d0)), log lines +$((l1 - l0)), retransmitted segments +$((${r1:-0} - ${r0:-0}))"
 	[ "$d1" = "$d0" ] || { say "FAIL: $case: tx_dropped moved by $((d1 - d0))"; fail=1; }
 	[ "$l1" = "$l0" ] || { say "FAIL: $case: the stack logged GSO packets the device cannot offload"; fail=1; }
 }
-within() { awk -v t="$1" -v l="$2" 'BEGIN { exit !(t <= l) }'; }
-
 for case in plain q q-sw ad; do
 	run_case $case
 done
-limit=$(awk -v p="${took[plain]}" 'BEGIN { l = 2 * p; if (l < 2) l = 2; print l }')
-for case in q q-sw ad; do
-	within "${took[$case]}" "$limit" && continue
-	say "$case took ${took[$case]} s, over $limit s (2x plain ${took[plain]} s, floor 2 s): once more"
-	run_case $case
-	within "${took[$case]}" "$limit" ||
-		{ say "FAIL: $case took ${took[$case]} s again, over $limit s"; fail=1; }
-done
 [ $fail = 0 ] || die "see above"
-say "OK: every case complete, no drop, no GSO log line, VLAN cases within $limit s"
+say "OK: every case complete, no drop, no GSO log line"
