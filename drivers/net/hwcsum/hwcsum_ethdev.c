@@ -120,6 +120,11 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 	ret = hwcsum_tunnel_init(dev);
 	if (ret != 0)
 		goto err_unown;
+	ret = hwcsum_flow_init(dev);
+	if (ret != 0) {
+		hwcsum_tunnel_uninit(dev);
+		goto err_unown;
+	}
 	hwcsum_telemetry_register();
 
 	hwcsum_set_burst_fn(dev);

@@ -102,7 +102,11 @@ hwcsum_dev_configure(struct rte_eth_dev *dev)
 static void
 hwcsum_rx_queue_release(struct rte_eth_dev *dev, uint16_t queue_id)
 {
-	rte_free(dev->data->rx_queues[queue_id]);
+	struct hwcsum_rxq *q = dev->data->rx_queues[queue_id];
+
+	if (q != NULL)
+		hwcsum_flow_rxq_fini(dev, q);
+	rte_free(q);
 	dev->data->rx_queues[queue_id] = NULL;
 }
 
@@ -148,6 +152,11 @@ hwcsum_rx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 	q->mp = mb_pool;
 	q->priv = priv;
 	hwcsum_rx_queue_release(dev, queue_id);
+	ret = hwcsum_flow_rxq_init(dev, q);
+	if (ret != 0) {
+		rte_free(q);
+		return ret;
+	}
 	dev->data->rx_queues[queue_id] = q;
 	return 0;
 }
@@ -266,6 +275,8 @@ hwcsum_dev_close(struct rte_eth_dev *dev)
 		hwcsum_rx_queue_release(dev, i);
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		hwcsum_tx_queue_release(dev, i);
+	/* Rules hold registry references: gone before the registry. */
+	hwcsum_flow_uninit(dev);
 	hwcsum_tunnel_uninit(dev);
 	return hwcsum_sub_close(dev);
 }
@@ -466,4 +477,5 @@ const struct eth_dev_ops hwcsum_dev_ops = {
 	.xstats_reset = hwcsum_xstats_reset,
 	.udp_tunnel_port_add = hwcsum_udp_tunnel_port_add,
 	.udp_tunnel_port_del = hwcsum_udp_tunnel_port_del,
+	.flow_ops_get = hwcsum_flow_ops_get,
 };

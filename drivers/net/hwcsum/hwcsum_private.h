@@ -7,6 +7,7 @@
 #define HWCSUM_PRIVATE_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include <ethdev_driver.h>
@@ -15,6 +16,7 @@
 #include <rte_mbuf.h>
 
 #include "csum_offload.h"
+#include "hwcsum_flow.h"
 #include "udp_tunnel.h"
 
 extern int hwcsum_logtype;
@@ -108,6 +110,11 @@ enum hwcsum_rx_counter {
 	HWCSUM_RX_UNKNOWN,	 /* headers not understood: verdict UNKNOWN */
 	HWCSUM_RX_TUNNEL_MALFORMED, /* registered port, header did not parse */
 	HWCSUM_RX_INNER_UNKNOWN, /* tunnel whose inner packet is not IP/Ethernet */
+	HWCSUM_RX_FLOW_MATCHED,	 /* packets some rte_flow rule matched */
+	HWCSUM_RX_FLOW_STEERED,	 /* handed to another queue (QUEUE, RSS) */
+	HWCSUM_RX_FLOW_STEER_FULL, /* that queue's ring was full: dropped */
+	HWCSUM_RX_FLOW_DROP,	 /* DROP action */
+	HWCSUM_RX_FLOW_ISOLATED, /* isolated mode, no rule matched: dropped */
 	HWCSUM_RX__COUNT
 };
 
@@ -146,6 +153,8 @@ struct hwcsum_rxq {
 	uint16_t nb_desc;	/* as set up, for queue info */
 	struct rte_mempool *mp;
 	struct hwcsum_private *priv;
+	/* Packets other queues' rules sent here (multi-producer, we consume). */
+	struct rte_ring *steer;
 	struct hwcsum_rxq_stats stats;
 } __rte_cache_aligned;
 
@@ -209,6 +218,17 @@ struct hwcsum_private {
 	uint64_t tunnel_push_ok;
 	uint64_t tunnel_push_fail;
 	uint64_t tunnel_replays;
+
+	/* rte_flow (hwcsum_flow.c): the list under flow_lock, the published
+	 * classifier read by RX queues inside a QSBR read-side section. */
+	pthread_mutex_t flow_lock;
+	struct hwcsum_flow_list flow_rules;
+	unsigned int n_flow_rules;
+	uint64_t flow_seq;
+	bool flow_isolated;
+	bool flow_active;	/* a table or isolated mode: RX classifies */
+	struct hwcsum_flow_table *flow_table;
+	struct rte_rcu_qsbr *flow_qsbr;
 };
 
 static inline struct hwcsum_private *
@@ -278,6 +298,9 @@ uint16_t hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n);
 /* ------------------------------------------------------ hwcsum_rx.c */
 
 uint16_t hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/* The pass-through burst's form while rte_flow rules exist. */
+uint16_t hwcsum_rx_burst_flow_raw(void *queue, struct rte_mbuf **pkts,
+				  uint16_t n);
 /*
  * One packet: COMPLETE sum, tunnel classification, verdict flags,
  * packet_type; no ethdev call, so a fuzzer can drive it with a bare priv.
@@ -305,6 +328,55 @@ int hwcsum_udp_tunnel_port_add_type(struct rte_eth_dev *dev, unsigned int type,
 				    uint16_t port);
 /* Entries users asked for that no table of this device holds. */
 unsigned int hwcsum_tunnel_not_fitted(struct rte_eth_dev *dev);
+
+/* References a rule's tunnel item holds: checked (validate), taken, dropped. */
+int hwcsum_tunnel_ref_check(struct rte_eth_dev *dev, unsigned int type,
+			    uint16_t port);
+int hwcsum_tunnel_ref_get(struct rte_eth_dev *dev, unsigned int type,
+			  uint16_t port);
+void hwcsum_tunnel_ref_put(struct rte_eth_dev *dev, unsigned int type,
+			   uint16_t port);
+
+/* ----------------------------------------- hwcsum_flow.c, _parse.c, _rx.c */
+
+struct rte_flow_ops;
+struct rte_flow_attr;
+struct rte_flow_item;
+struct rte_flow_action;
+struct rte_flow_error;
+
+int hwcsum_flow_init(struct rte_eth_dev *dev);
+void hwcsum_flow_uninit(struct rte_eth_dev *dev);
+int hwcsum_flow_ops_get(struct rte_eth_dev *dev, const struct rte_flow_ops **ops);
+unsigned int hwcsum_flow_n_masks(const struct hwcsum_private *priv);
+/* Fill err with a formatted message; returns -code, as rte_flow_error_set. */
+int hwcsum_flow_error(struct rte_flow_error *err, int code, int type,
+		      const void *cause, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* The rule an rte_flow description asks for; no state is touched. */
+int hwcsum_flow_parse(const struct rte_eth_dev *dev,
+		      const struct rte_flow_attr *attr,
+		      const struct rte_flow_item pattern[],
+		      const struct rte_flow_action actions[],
+		      struct hwcsum_flow_rule *r, struct rte_flow_error *err);
+/* RSS types the RSS action takes (addresses and ports of IPv4/IPv6). */
+#define HWCSUM_FLOW_RSS_TYPES (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
+	RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP | \
+	RTE_ETH_RSS_NONFRAG_IPV4_OTHER | RTE_ETH_RSS_IPV6 | \
+	RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
+	RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
+	RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | RTE_ETH_RSS_IPV6_UDP_EX)
+#define HWCSUM_FLOW_DROP (-1)
+/*
+ * The rules of t (NULL: none) on one received packet: marks, counts, RSS
+ * hash; returns the queue it goes to, or HWCSUM_FLOW_DROP (counted).
+ */
+int hwcsum_flow_apply(const struct hwcsum_flow_table *t, bool isolated,
+		      struct rte_mbuf *m, const struct hwcsum_flow_pkt *fp,
+		      uint16_t queue, struct hwcsum_rxq_stats *st);
+/* The steering ring of an RX queue, created at setup, drained at release. */
+int hwcsum_flow_rxq_init(struct rte_eth_dev *dev, struct hwcsum_rxq *q);
+void hwcsum_flow_rxq_fini(struct rte_eth_dev *dev, struct hwcsum_rxq *q);
 
 /* ------------------------------------------------ hwcsum_telemetry.c */
 

@@ -18,6 +18,8 @@
 #include <ethdev_driver.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "csum_mbuf.h"
 #include "csum_walk.h"
@@ -477,30 +479,175 @@ rx_keep_sub(struct rte_mbuf *m, const struct rx_pkt *pk, uint64_t sub,
 	}
 }
 
-void
-hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
-	      struct hwcsum_rxq_stats *st)
+/* One packet, parsed into the caller's v and pk (rte_flow reads them after). */
+static void
+rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+       struct hwcsum_rxq_stats *st, struct rx_view *v, struct rx_pkt *pk)
 {
 	uint64_t sub = m->ol_flags & RX_CKSUM_FLAGS;
-	struct rx_view v;
-	struct rx_pkt pk;
 
 	m->ol_flags &= ~(RX_CKSUM_FLAGS | priv->rx_complete_flag);
-	view_get(m, &v);
-	rx_parse(priv, &v, m->pkt_len, &pk);
-	m->packet_type = rx_ptype(priv, &pk);
-	if (pk.tunnel == RX_TUNNEL_MALFORMED)
+	view_get(m, v);
+	rx_parse(priv, v, m->pkt_len, pk);
+	m->packet_type = rx_ptype(priv, pk);
+	if (pk->tunnel == RX_TUNNEL_MALFORMED)
 		st->c[HWCSUM_RX_TUNNEL_MALFORMED]++;
 	/* Only an L4 verdict of the sub-port is kept (a tunnel: as the outer one). */
 	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK)) {
 		sub = 0;
-	} else if (pk.tunnel < RX_TUNNEL_INNER_UNKNOWN) {
-		rx_keep_sub(m, &pk, sub, st);
+	} else if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN) {
+		rx_keep_sub(m, pk, sub, st);
 		return;
 	} else {
 		st->c[HWCSUM_RX_VERDICT_SUB]++;
 	}
-	rx_verdicts(priv, m, &pk, sub, st);
+	rx_verdicts(priv, m, pk, sub, st);
+}
+
+void
+hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+	      struct hwcsum_rxq_stats *st)
+{
+	struct rx_view v;
+	struct rx_pkt pk;
+
+	rx_one(priv, m, st, &v, &pk);
+}
+
+/* ------------------------------------------------------------ rte_flow */
+
+/* One level of headers into the rule key; layer bits at shift. */
+static void
+flow_hdrs(const struct rx_view *v, const struct csum_walk *w,
+	  enum csum_walk_status st, bool l2, struct hwcsum_flow_hdrs *h,
+	  uint32_t *layers, unsigned int shift)
+{
+	const uint8_t *p = v->p;
+	uint32_t fl = 0;
+
+	if (w->l3_off == 0)
+		return;
+	if (l2) {
+		fl |= HWCSUM_FL_ETH;
+		memcpy(h->dst_mac, p + w->l2_off, 6);
+		memcpy(h->src_mac, p + w->l2_off + 6, 6);
+		if (w->n_vlans > 0) {
+			fl |= HWCSUM_FL_VLAN;
+			memcpy(&h->vlan_tci, p + w->l2_off + 14, 2);
+		}
+	}
+	h->ethertype = rte_cpu_to_be_16(w->ethertype);
+	if (st == CSUM_WALK_OK || st == CSUM_WALK_BAD_LENGTH) {
+		if (w->ip_version == 4 && w->l3_off + 20 <= v->len) {
+			fl |= HWCSUM_FL_IPV4;
+			memcpy(h->src_ip, p + w->l3_off + 12, 4);
+			memcpy(h->dst_ip, p + w->l3_off + 16, 4);
+		} else if (w->ip_version == 6 && w->l3_off + 40 <= v->len) {
+			fl |= HWCSUM_FL_IPV6;
+			memcpy(h->src_ip, p + w->l3_off + 8, 16);
+			memcpy(h->dst_ip, p + w->l3_off + 24, 16);
+		}
+	}
+	if (st == CSUM_WALK_OK) {
+		h->proto = w->l4_proto;
+		/* Ports of whole datagrams only, as NICs hash NONFRAG types. */
+		if (!(w->flags & CSUM_WALK_F_FRAGMENT) && w->l4_off + 4 <= v->len &&
+		    (w->l4_proto == PROTO_UDP || w->l4_proto == PROTO_TCP)) {
+			fl |= w->l4_proto == PROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
+			memcpy(&h->src_port, p + w->l4_off, 2);
+			memcpy(&h->dst_port, p + w->l4_off + 2, 2);
+		}
+	}
+	*layers |= fl << shift;
+}
+
+static void
+rx_flow_pkt(const struct rx_pkt *pk, struct hwcsum_flow_pkt *fp)
+{
+	const struct rx_view *v = pk->view;
+	uint32_t hdr;
+
+	memset(&fp->key, 0, sizeof(fp->key));
+	fp->tunnel_hdr = NULL;
+	fp->tunnel_hdr_len = 0;
+	flow_hdrs(v, &pk->outer, pk->outer_st, true, &fp->key.outer,
+		  &fp->key.layers, 0);
+	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN)
+		return;
+	hdr = pk->outer.l4_off + UDP_HLEN;
+	fp->key.layers |= HWCSUM_FL_TUNNEL;
+	fp->key.tunnel_type = pk->type;
+	fp->key.vni = pk->tun.vni;
+	fp->tunnel_hdr = v->p + hdr;
+	fp->tunnel_hdr_len = RTE_MIN(v->len, pk->udp_end) - hdr;
+	if (pk->tunnel == RX_TUNNEL_OK)
+		flow_hdrs(v, &pk->inner, pk->inner_st, pk->inner_l2,
+			  &fp->key.inner, &fp->key.layers, HWCSUM_FL_INNER_SHIFT);
+}
+
+/*
+ * A burst while rules exist (or the port is isolated): first what other
+ * queues steered here, then the sub-port's packets, each parsed (with
+ * checksum work when work), classified and delivered, steered or dropped.
+ */
+static uint16_t
+rx_burst_flow(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+	      bool work)
+{
+	struct hwcsum_private *priv = rxq->priv;
+	struct rte_eth_dev_data *data = rte_eth_devices[rxq->port_id].data;
+	const struct hwcsum_flow_table *t;
+	uint16_t k, nb, i, out;
+	bool isolated;
+
+	k = (uint16_t)rte_ring_sc_dequeue_burst(rxq->steer, (void **)pkts, n, NULL);
+	nb = priv->sub_closed ? 0 :
+		rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts + k, n - k);
+	if (nb == 0)
+		return k;
+	rte_rcu_qsbr_thread_online(priv->flow_qsbr, rxq->queue_id);
+	t = __atomic_load_n(&priv->flow_table, __ATOMIC_ACQUIRE);
+	isolated = __atomic_load_n(&priv->flow_isolated, __ATOMIC_RELAXED);
+	for (i = k, out = k; i < k + nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct hwcsum_flow_pkt fp;
+		struct hwcsum_rxq *to;
+		struct rx_view v;
+		struct rx_pkt pk;
+		int q;
+
+		m->port = rxq->port_id;
+		if (work) {
+			rx_one(priv, m, &rxq->stats, &v, &pk);
+		} else {
+			view_get(m, &v);
+			rx_parse(priv, &v, m->pkt_len, &pk);
+		}
+		rx_flow_pkt(&pk, &fp);
+		q = hwcsum_flow_apply(t, isolated, m, &fp, rxq->queue_id,
+				      &rxq->stats);
+		if (q == rxq->queue_id) {
+			pkts[out++] = m;
+			continue;
+		}
+		to = q >= 0 && q < data->nb_rx_queues ? data->rx_queues[q] : NULL;
+		if (q != HWCSUM_FLOW_DROP && to != NULL &&
+		    rte_ring_mp_enqueue(to->steer, m) == 0) {
+			rxq->stats.c[HWCSUM_RX_FLOW_STEERED]++;
+			continue;
+		}
+		if (q != HWCSUM_FLOW_DROP)
+			rxq->stats.c[HWCSUM_RX_FLOW_STEER_FULL]++;
+		rte_pktmbuf_free(m);
+	}
+	rte_rcu_qsbr_thread_offline(priv->flow_qsbr, rxq->queue_id);
+	return out;
+}
+
+uint16_t
+hwcsum_rx_burst_flow_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rx_burst_flow(queue, pkts, n, false);
 }
 
 uint16_t
@@ -510,6 +657,8 @@ hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	const struct hwcsum_private *priv = rxq->priv;
 	uint16_t nb_rx, i;
 
+	if (__atomic_load_n(&priv->flow_active, __ATOMIC_RELAXED))
+		return rx_burst_flow(rxq, pkts, n, true);
 	if (unlikely(priv->sub_closed))
 		return 0;
 	nb_rx = rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts, n);

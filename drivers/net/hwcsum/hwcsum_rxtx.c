@@ -20,6 +20,9 @@ hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	struct hwcsum_rxq *rxq = queue;
 	uint16_t nb_rx, i;
 
+	/* Rules need the headers parsed, checksum work or not. */
+	if (__atomic_load_n(&rxq->priv->flow_active, __ATOMIC_RELAXED))
+		return hwcsum_rx_burst_flow_raw(queue, pkts, n);
 	if (unlikely(rxq->priv->sub_closed))
 		return 0;
 	nb_rx = rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts, n);

@@ -510,6 +510,32 @@ hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,
 	return 0;
 }
 
+int
+hwcsum_tunnel_ref_check(struct rte_eth_dev *dev, unsigned int type,
+			uint16_t port)
+{
+	return add_precheck(dev, type, port);
+}
+
+/* A counted reference: rules never hit DPDK's once-per-ethdev rule. */
+int
+hwcsum_tunnel_ref_get(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
+{
+	return tunnel_user_add(dev, type, port);
+}
+
+void
+hwcsum_tunnel_ref_put(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	int ret = udp_tunnel_port_del(priv->registry, AF_INET, port, type);
+
+	if (ret != 0)
+		TUN_LOG(ERR, dev, "dropping a rule's reference on UDP port %u type %s: %s",
+			port, udp_tunnel_type_name(priv->registry, type),
+			rte_strerror(-ret));
+}
+
 unsigned int
 hwcsum_tunnel_not_fitted(struct rte_eth_dev *dev)
 {

@@ -42,6 +42,11 @@ const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT] = {
 	[HWCSUM_RX_UNKNOWN] = "rx_unknown",
 	[HWCSUM_RX_TUNNEL_MALFORMED] = "rx_tunnel_malformed",
 	[HWCSUM_RX_INNER_UNKNOWN] = "rx_tunnel_inner_unknown",
+	[HWCSUM_RX_FLOW_MATCHED] = "rx_flow_matched",
+	[HWCSUM_RX_FLOW_STEERED] = "rx_flow_steered",
+	[HWCSUM_RX_FLOW_STEER_FULL] = "rx_flow_steer_full_dropped",
+	[HWCSUM_RX_FLOW_DROP] = "rx_flow_drop_action",
+	[HWCSUM_RX_FLOW_ISOLATED] = "rx_flow_isolated_dropped",
 };
 
 static const char *const registry_names[] = {
@@ -49,6 +54,9 @@ static const char *const registry_names[] = {
 	"tunnel_push_ok",
 	"tunnel_push_failed",
 	"tunnel_replays",
+	"flow_rules_sw",
+	"flow_rules_hw",
+	"flow_masks",
 };
 
 /* The software reasons: every csum_offload_reason but "ok". */
@@ -181,6 +189,9 @@ hwcsum_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	VALUE(priv->tunnel_push_ok);
 	VALUE(priv->tunnel_push_fail);
 	VALUE(priv->tunnel_replays);
+	VALUE(priv->n_flow_rules);
+	VALUE(0); /* rules in the sub-port's hardware: not pushed yet (docs/flow.md) */
+	VALUE(hwcsum_flow_n_masks(priv));
 #undef VALUE
 	if (nsub == 0)
 		return n;

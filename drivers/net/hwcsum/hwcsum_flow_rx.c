@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What matched rules do to a received packet: COUNT, MARK/FLAG (the FDIR
+ * flags testpmd and applications read), then the fate: the queue it is
+ * delivered on, a Toeplitz RSS hash over the outer or the tunnel's inner
+ * addresses and ports (any registered tunnel type, since the key holds
+ * what the type's parser found), or DROP. Packets for another queue go
+ * through that queue's steering ring: a multi-producer ring each queue
+ * drains at the start of its own burst, so no queue waits on another.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+#include <rte_thash.h>
+
+#include "hwcsum_private.h"
+
+/* Enough for a burst from every other queue before one is drained. */
+#define STEER_RING_SIZE 4096
+
+static uint32_t
+rss_hash(const struct hwcsum_flow_rss *rss, const struct hwcsum_flow_key *k)
+{
+	bool inner = rss->level >= 2 && (k->layers & HWCSUM_FL_TUNNEL) &&
+		(k->layers & HWCSUM_FL_INNER(HWCSUM_FL_IPV4 | HWCSUM_FL_IPV6));
+	const struct hwcsum_flow_hdrs *h = inner ? &k->inner : &k->outer;
+	uint32_t layers = inner ? k->layers >> HWCSUM_FL_INNER_SHIFT : k->layers;
+	uint32_t tuple[9];
+	uint64_t l4_type, l3_type;
+	unsigned int n = 0, i, addr_words;
+
+	if (layers & HWCSUM_FL_IPV4) {
+		addr_words = 1;
+		l3_type = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
+			RTE_ETH_RSS_NONFRAG_IPV4_OTHER;
+		l4_type = (layers & HWCSUM_FL_UDP) ? RTE_ETH_RSS_NONFRAG_IPV4_UDP :
+			(layers & HWCSUM_FL_TCP) ? RTE_ETH_RSS_NONFRAG_IPV4_TCP : 0;
+	} else if (layers & HWCSUM_FL_IPV6) {
+		addr_words = 4;
+		l3_type = RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
+			RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX;
+		l4_type = (layers & HWCSUM_FL_UDP) ? (RTE_ETH_RSS_NONFRAG_IPV6_UDP |
+						      RTE_ETH_RSS_IPV6_UDP_EX) :
+			(layers & HWCSUM_FL_TCP) ? (RTE_ETH_RSS_NONFRAG_IPV6_TCP |
+						    RTE_ETH_RSS_IPV6_TCP_EX) : 0;
+	} else {
+		return 0;
+	}
+	if (!(rss->types & (l3_type | l4_type)))
+		return 0;
+	/* rte_softrss() wants host-order words: addresses, then the ports. */
+	for (i = 0; i < addr_words; i++)
+		tuple[n++] = rte_be_to_cpu_32(((const uint32_t *)h->src_ip)[i]);
+	for (i = 0; i < addr_words; i++)
+		tuple[n++] = rte_be_to_cpu_32(((const uint32_t *)h->dst_ip)[i]);
+	if (rss->types & l4_type)
+		tuple[n++] = (uint32_t)rte_be_to_cpu_16(h->src_port) << 16 |
+			rte_be_to_cpu_16(h->dst_port);
+	return rte_softrss(tuple, n, rss->key);
+}
+
+int
+hwcsum_flow_apply(const struct hwcsum_flow_table *t, bool isolated,
+		  struct rte_mbuf *m, const struct hwcsum_flow_pkt *fp,
+		  uint16_t queue, struct hwcsum_rxq_stats *st)
+{
+	const struct hwcsum_flow_rule *hit[8];
+	unsigned int n, i;
+	uint32_t h;
+
+	n = hwcsum_flow_table_match(t, fp, hit, RTE_DIM(hit));
+	if (n == 0) {
+		if (!isolated)
+			return queue;
+		st->c[HWCSUM_RX_FLOW_ISOLATED]++;
+		return HWCSUM_FLOW_DROP;
+	}
+	st->c[HWCSUM_RX_FLOW_MATCHED]++;
+	for (i = 0; i < n; i++) {
+		const struct hwcsum_flow_rule *r = hit[i];
+
+		if (r->count) {
+			/* The rule is immutable but for its counters. */
+			__atomic_fetch_add((uint64_t *)&r->hits, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add((uint64_t *)&r->bytes, m->pkt_len,
+					   __ATOMIC_RELAXED);
+		}
+		if (r->mark) {
+			m->ol_flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
+			m->hash.fdir.hi = r->mark_id;
+		} else if (r->flag) {
+			m->ol_flags |= RTE_MBUF_F_RX_FDIR;
+		}
+		switch (r->fate) {
+		case HWCSUM_FLOW_FATE_NONE:
+			continue;
+		case HWCSUM_FLOW_FATE_QUEUE:
+			return r->queue;
+		case HWCSUM_FLOW_FATE_RSS:
+			h = rss_hash(&r->rss, &fp->key);
+			m->hash.rss = h;
+			m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+			return r->rss.reta[h % HWCSUM_FLOW_RETA_SIZE];
+		case HWCSUM_FLOW_FATE_DROP:
+			st->c[HWCSUM_RX_FLOW_DROP]++;
+			return HWCSUM_FLOW_DROP;
+		}
+	}
+	return queue;
+}
+
+int
+hwcsum_flow_rxq_init(struct rte_eth_dev *dev, struct hwcsum_rxq *q)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "hwcsum_st_%u_%u", dev->data->port_id,
+		 q->queue_id);
+	q->steer = rte_ring_create(name, STEER_RING_SIZE, dev->device->numa_node,
+				   RING_F_SC_DEQ);
+	if (q->steer == NULL) {
+		HWCSUM_LOG(ERR, "%s: rx queue %u: no steering ring: %s",
+			   dev->data->name, q->queue_id, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	if (rte_rcu_qsbr_thread_register(priv->flow_qsbr, q->queue_id) != 0) {
+		rte_ring_free(q->steer);
+		q->steer = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void
+hwcsum_flow_rxq_fini(struct rte_eth_dev *dev, struct hwcsum_rxq *q)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	struct rte_mbuf *m;
+
+	if (q->steer == NULL)
+		return;
+	rte_rcu_qsbr_thread_unregister(priv->flow_qsbr, q->queue_id);
+	/* Steered packets nobody polled: freed, never leaked. */
+	while (rte_ring_sc_dequeue(q->steer, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(q->steer);
+	q->steer = NULL;
+}
