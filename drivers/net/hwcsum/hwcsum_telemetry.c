@@ -6,12 +6,15 @@
  *                              shows them, also as text lines), the
  *                              registry's users and the push counters
  *   /hwcsum/offload,<port>     TX engine, RX work and the offload counters
+ *   /hwcsum/flows,<port>       rte_flow rules: fate, mark, hits and the
+ *                              registry reference each holds
  * A bad parameter answers {"error": "..."}: a reader sees why, where a
  * negative return would only give null. Counter keys are the xstats names
  * with '-' as '_' (telemetry refuses other characters in keys).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +230,85 @@ tel_tunnels(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+static const char *
+fate_name(const struct hwcsum_flow_rule *r)
+{
+	switch (r->fate) {
+	case HWCSUM_FLOW_FATE_QUEUE:
+		return "queue";
+	case HWCSUM_FLOW_FATE_RSS:
+		return r->rss.level >= 2 ? "rss-inner" : "rss-outer";
+	case HWCSUM_FLOW_FATE_DROP:
+		return "drop";
+	default:
+		return "passthru";
+	}
+}
+
+#define FLOWS_SHOWN 128
+
+/* One line per rule, oldest first: "seq 3 prio 0 queue 2 mark 7 hits 10 ref v4 4789 vxlan". */
+static void
+flow_line(const struct hwcsum_private *priv, const struct hwcsum_flow_rule *r,
+	  char *line, size_t size)
+{
+	char ref[64] = "", mark[24] = "", fate[48];
+
+	if (r->tunnel_ref_type != 0)
+		snprintf(ref, sizeof(ref), " ref v4 %u %s", r->tunnel_ref_port,
+			 udp_tunnel_type_name(priv->registry, r->tunnel_ref_type));
+	if (r->mark)
+		snprintf(mark, sizeof(mark), " mark %u", r->mark_id);
+	else if (r->flag)
+		snprintf(mark, sizeof(mark), " flag");
+	if (r->fate == HWCSUM_FLOW_FATE_QUEUE)
+		snprintf(fate, sizeof(fate), "queue %u", r->queue);
+	else if (r->fate == HWCSUM_FLOW_FATE_RSS)
+		snprintf(fate, sizeof(fate), "%s over %u queues", fate_name(r),
+			 r->rss.n_queues);
+	else
+		snprintf(fate, sizeof(fate), "%s", fate_name(r));
+	snprintf(line, size, "seq %" PRIu64 " prio %u %s%s hits %" PRIu64 "%s",
+		 r->seq, r->priority, fate, mark,
+		 r->count ? __atomic_load_n(&r->hits, __ATOMIC_RELAXED) : 0, ref);
+}
+
+static int
+tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct rte_eth_dev *dev = port_from_params(cmd, params, d);
+	const struct hwcsum_flow_rule *r;
+	struct hwcsum_private *priv;
+	struct rte_tel_data *a;
+	unsigned int n = 0;
+
+	if (dev == NULL)
+		return 0;
+	priv = hwcsum_priv(dev);
+	a = rte_tel_data_alloc();
+	if (a == NULL)
+		return tel_error(d, cmd, params, "no memory");
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", dev->data->port_id);
+	pthread_mutex_lock(&priv->flow_lock);
+	rte_tel_data_add_dict_u64(d, "n_rules", priv->n_flow_rules);
+	rte_tel_data_add_dict_u64(d, "n_masks", hwcsum_flow_n_masks(priv));
+	rte_tel_data_add_dict_int(d, "isolated", priv->flow_isolated);
+	rte_tel_data_add_dict_u64(d, "rules_in_hardware", 0);
+	TAILQ_FOREACH(r, &priv->flow_rules, next) {
+		char line[RTE_TEL_MAX_STRING_LEN];
+
+		if (n++ == FLOWS_SHOWN)
+			break;
+		flow_line(priv, r, line, sizeof(line));
+		rte_tel_data_add_array_string(a, line);
+	}
+	pthread_mutex_unlock(&priv->flow_lock);
+	rte_tel_data_add_dict_container(d, "rules", a, 0);
+	return 0;
+}
+
 /*
  * Telemetry keys take only [A-Za-z0-9_/]: an xstats name such as
  * rx_tunnel_vxlan-gpe is given as rx_tunnel_vxlan_gpe.
@@ -338,4 +420,6 @@ hwcsum_telemetry_register(void)
 		"Returns the UDP tunnel tables of a port, as ethtool --show-tunnels. Parameters: int port_id");
 	rte_telemetry_register_cmd("/hwcsum/offload", tel_offload,
 		"Returns the checksum engine and offload counters of a port. Parameters: int port_id");
+	rte_telemetry_register_cmd("/hwcsum/flows", tel_flows,
+		"Returns the rte_flow rules of a port and the registry reference each holds. Parameters: int port_id");
 }
