@@ -10,68 +10,8 @@
 PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
 
-HERE=$(dirname "$0")
-TEL="/usr/bin/python3 $HERE/tunnel_tel.py"
 WORK=$(mktemp -d)
-trap 'exec 3>&- 2>/dev/null; [ -n "${TP_PID:-}" ] && kill "$TP_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
-SESSION=0
-
-# tp_start "<EAL vdev args>": testpmd in the background, stdin from a fifo
-# (fd 3), stdout line-buffered so output follows the commands.
-tp_start() {
-	SESSION=$((SESSION + 1))
-	PREFIX=hwcsum-tun-$$-$SESSION
-	OUTF=$WORK/out.$SESSION
-	NSYNC=0
-	mkfifo "$WORK/fifo"
-	timeout 300 stdbuf -oL "$TESTPMD" --no-huge -m 256 --no-pci -l 0-1 \
-		--file-prefix "$PREFIX" -d "$PMD_SO" $1 -- -i \
-		--total-num-mbufs=4096 <"$WORK/fifo" >"$OUTF" 2>&1 &
-	TP_PID=$!
-	exec 3>"$WORK/fifo"
-	rm -f "$WORK/fifo"
-	tp_sync || return 1	# also the port list port_of() reads
-}
-
-# Wait until testpmd has run everything sent so far: each sync is one more
-# "Number of available ports" line (so no test command may print one).
-tp_sync() {
-	local i
-	NSYNC=$((NSYNC + 1))
-	echo "show port summary all" >&3
-	for i in $(seq 300); do
-		[ "$(grep -c '^Number of available ports:' "$OUTF")" -ge "$NSYNC" ] && return 0
-		kill -0 "$TP_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "testpmd did not answer (session $SESSION)"
-	return 1
-}
-
-# tp_cmd "<testpmd command>": its output in $LAST.
-tp_cmd() {
-	local off
-	off=$(stat -c %s "$OUTF")
-	echo "$1" >&3
-	tp_sync || return 1
-	LAST=$(tail -c +$((off + 1)) "$OUTF")
-}
-
-tp_stop() {
-	echo "quit" >&3
-	exec 3>&-
-	wait "$TP_PID"
-	RC=$?
-	TP_PID=
-	OUT=$(cat "$OUTF")
-	[ "$RC" -eq 0 ] || fail "session $SESSION: testpmd exited $RC"
-	! grep -q "Invalid port" <<<"$OUT" || fail "session $SESSION: testpmd said 'Invalid port'"
-}
-
-# Port id of an ethdev name, from `show port summary all`.
-port_of() {
-	awk -v n="$1" '$3 == n { print $1; exit }' "$OUTF"
-}
+. "$(dirname "$0")/session.sh"
 
 tunnel_cmd() {
 	echo "port config $1 udp_tunnel_port $2 $3 $4"
@@ -99,30 +39,8 @@ expect_err() {
 	fi
 }
 
-# expect_tel "<what>" "<expected>" <command> [key...]; a replay runs on
-# the registry's worker, so a final state gets two seconds to show.
-expect_tel() {
-	local what=$1 want=$2 got i
-	shift 2
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		got=$($TEL "$PREFIX" "$@" 2>&1)
-		[ "$got" = "$want" ] && break
-		sleep 0.2
-	done
-	if [ "$got" = "$want" ]; then
-		pass "$what: $got"
-	else
-		fail "$what: telemetry $* gave '$got', expected '$want'"
-	fi
-}
-
 entries() {
 	expect_tel "$1" "$3" "/hwcsum/tunnels,$2" table0_entries
-}
-
-xstat() {
-	tp_cmd "show port xstats $1"
-	awk -v n="$2:" '$1 == n { print $2 }' <<<"$LAST"
 }
 
 # ---------------------------------------------------------------- per port
