@@ -311,13 +311,22 @@ hwcsum_flow_table_match(const struct hwcsum_flow_table *t,
 			continue;
 		pos[n_runs] = s->first;
 		end[n_runs++] = s->first + s->n;
-		/* The best rule with a fate here bounds the groups still worth a probe. */
-		for (i = s->first; i < s->first + s->n; i++)
-			if (t->rules[i]->fate != HWCSUM_FLOW_FATE_NONE) {
-				if (t->rules[i]->priority < fate_priority)
-					fate_priority = t->rules[i]->priority;
-				break;
-			}
+		/*
+		 * The best rule here that has a fate and really matches (its
+		 * GENEVE option too) bounds the groups still worth a probe.
+		 */
+		for (i = s->first; i < s->first + s->n; i++) {
+			const struct hwcsum_flow_rule *r = t->rules[i];
+
+			if (r->fate == HWCSUM_FLOW_FATE_NONE ||
+			    (r->geneve_opt.on &&
+			     !geneve_opt_found(&r->geneve_opt, pkt->tunnel_hdr,
+					       pkt->tunnel_hdr_len)))
+				continue;
+			if (r->priority < fate_priority)
+				fate_priority = r->priority;
+			break;
+		}
 	}
 	/* Merge the runs best first, up to the first rule with a fate. */
 	while (n_out < max) {
