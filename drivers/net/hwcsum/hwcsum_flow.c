@@ -73,6 +73,7 @@ flow_publish(struct hwcsum_private *priv)
 	__atomic_store_n(&priv->flow_active, t != NULL || priv->flow_isolated,
 			 __ATOMIC_RELEASE);
 	rte_rcu_qsbr_synchronize(priv->flow_qsbr, RTE_QSBR_THRID_INVALID);
+	hwcsum_qsbr_writer_synced(priv->flow_qsbr);
 	hwcsum_flow_table_free(old);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "csum_offload.h"
 #include "hwcsum_flow.h"
@@ -235,6 +236,38 @@ static inline struct hwcsum_private *
 hwcsum_priv(const struct rte_eth_dev *dev)
 {
 	return dev->data->dev_private;
+}
+
+/*
+ * ThreadSanitizer does not model the fence QSBR's online state relies on,
+ * so it cannot see that a reader's last look at a table happens before
+ * the writer's rte_rcu_qsbr_synchronize() returns: say so where both sit.
+ * A table freed before synchronize would still be reported.
+ */
+#if defined(__SANITIZE_THREAD__)
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define hwcsum_qsbr_reader_done(v) __tsan_release(v)
+#define hwcsum_qsbr_writer_synced(v) __tsan_acquire(v)
+#else
+#define hwcsum_qsbr_reader_done(v) ((void)(v))
+#define hwcsum_qsbr_writer_synced(v) ((void)(v))
+#endif
+
+/*
+ * RX goes through the classifier while rules exist, and after the last
+ * one is gone until the queue's steering ring is empty: packets other
+ * queues steered here just before must not wait for the next rule.
+ */
+static inline bool
+hwcsum_rxq_flow_path(const struct hwcsum_rxq *rxq)
+{
+	const struct rte_ring *r = rxq->steer;
+
+	/* rte_ring_empty() reads the tails other queues write non-atomically. */
+	return __atomic_load_n(&rxq->priv->flow_active, __ATOMIC_RELAXED) ||
+		(r != NULL && __atomic_load_n(&r->prod.tail, __ATOMIC_RELAXED) !=
+		 __atomic_load_n(&r->cons.tail, __ATOMIC_RELAXED));
 }
 
 /* ---------------------------------------------------- hwcsum_ethdev.c */

@@ -640,6 +640,7 @@ rx_burst_flow(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 			rxq->stats.c[HWCSUM_RX_FLOW_STEER_FULL]++;
 		rte_pktmbuf_free(m);
 	}
+	hwcsum_qsbr_reader_done(priv->flow_qsbr);
 	rte_rcu_qsbr_thread_offline(priv->flow_qsbr, rxq->queue_id);
 	return out;
 }
@@ -657,7 +658,7 @@ hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	const struct hwcsum_private *priv = rxq->priv;
 	uint16_t nb_rx, i;
 
-	if (__atomic_load_n(&priv->flow_active, __ATOMIC_RELAXED))
+	if (hwcsum_rxq_flow_path(rxq))
 		return rx_burst_flow(rxq, pkts, n, true);
 	if (unlikely(priv->sub_closed))
 		return 0;

@@ -21,7 +21,7 @@ hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t nb_rx, i;
 
 	/* Rules need the headers parsed, checksum work or not. */
-	if (__atomic_load_n(&rxq->priv->flow_active, __ATOMIC_RELAXED))
+	if (hwcsum_rxq_flow_path(rxq))
 		return hwcsum_rx_burst_flow_raw(queue, pkts, n);
 	if (unlikely(rxq->priv->sub_closed))
 		return 0;
