@@ -14,7 +14,6 @@ tp_start() {
 	SESSION=$((SESSION + 1))
 	PREFIX=hwcsum-tp-$$-$SESSION
 	OUTF=$WORK/out.$SESSION
-	NSYNC=0
 	mkfifo "$WORK/fifo"
 	timeout 300 stdbuf -oL "$TESTPMD" --no-huge -m 256 --no-pci -l 0-1 \
 		--file-prefix "$PREFIX" -d "$PMD_SO" $1 -- -i \
@@ -27,12 +26,14 @@ tp_start() {
 
 # Wait until testpmd has run everything sent so far: each sync is one more
 # "Number of available ports" line (so no test command may print one).
+# The count is read from the output, not kept in a variable: helpers run
+# in $(...) subshells, whose counts would be lost.
 tp_sync() {
-	local i
-	NSYNC=$((NSYNC + 1))
+	local i want
+	want=$(($(grep -c '^Number of available ports:' "$OUTF") + 1))
 	echo "show port summary all" >&3
 	for i in $(seq 300); do
-		[ "$(grep -c '^Number of available ports:' "$OUTF")" -ge "$NSYNC" ] && return 0
+		[ "$(grep -c '^Number of available ports:' "$OUTF")" -ge "$want" ] && return 0
 		kill -0 "$TP_PID" 2>/dev/null || break
 		sleep 0.1
 	done
