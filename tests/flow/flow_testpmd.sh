@@ -133,6 +133,12 @@ hits "$R_PASS" 16
 hits "$R_GEN" 256
 [ "$(xstat "$P" rx_flow_drop_action)" = 32 ] && pass "xstat rx_flow_drop_action 32" ||
 	fail "xstat rx_flow_drop_action $(xstat "$P" rx_flow_drop_action), expected 32"
+# Rule 6 alone is a bare QUEUE rule on plain headers (the others count,
+# mark or name a tunnel): offered to the sub-port, which as net_pcap has
+# no rte_flow; it stays in software and the xstats say so.
+hw=$(xstat "$P" flow_rules_hw) refused=$(xstat "$P" flow_rules_hw_refused)
+[ "$hw/$refused" = 0/1 ] && pass "the bare QUEUE rule offered to net_pcap, refused: all rules in software" ||
+	fail "flow_rules_hw $hw, flow_rules_hw_refused $refused (expected 0 and 1)"
 [ "$(xstat "$P" rx_flow_steer_full_dropped)" = 0 ] && pass "no steered packet lost" ||
 	fail "rx_flow_steer_full_dropped $(xstat "$P" rx_flow_steer_full_dropped)"
 

@@ -30,11 +30,13 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include <ethdev_driver.h>
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
+#include <rte_flow_driver.h>
 #include <rte_ip.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -241,15 +243,21 @@ sub_create(const char *name)
 	return rte_eth_from_rings(name, rx, NQ, tx, NQ, 0);
 }
 
+/* push mode: gives the sub-port an rte_flow before hwcsum takes it. */
+static void (*sub_hook)(uint16_t sub_port);
+
 static int
 hw_start(void)
 {
 	struct rte_eth_conf conf;
 	unsigned int i;
-	int ret;
+	int ret, sub;
 
-	if (sub_create("fst") < 0)
+	sub = sub_create("fst");
+	if (sub < 0)
 		return -ENOMEM;
+	if (sub_hook != NULL)
+		sub_hook((uint16_t)sub);
 	ret = rte_vdev_init("net_hwcsum0", "sub=net_ring_fst,rx=on");
 	if (ret == 0)
 		ret = rte_eth_dev_get_port_by_name("net_hwcsum0", &hw_port);
@@ -308,7 +316,10 @@ xstat(const char *name)
 
 /* What a rule is built from; the MARK id says which, to check packets. */
 enum tmpl { R_VXLAN_QUEUE, R_VXLAN_RSS, R_GENEVE_DROP, R_PLAIN_QUEUE,
-	    R_TESTENC_RSS, R_VXLAN_PASSTHRU, R_IPV4_FLAG, R_GENEVE_RSS, R__COUNT };
+	    R_TESTENC_RSS, R_VXLAN_PASSTHRU, R_IPV4_FLAG, R_GENEVE_RSS,
+	    R__RANDOM,	/* the stress mode draws from those above */
+	    /* bare QUEUE / DROP rules, the kind a sub-port's rte_flow takes */
+	    R_PLAIN_QUEUE_ONLY = R__RANDOM, R_TCP_QUEUE_ONLY, R_PLAIN_DROP_ONLY };
 
 struct rule_def {
 	enum tmpl t;
@@ -368,9 +379,12 @@ spec_pattern(const struct rule_def *d, struct rule_spec *s)
 
 	s->pat[np++].type = RTE_FLOW_ITEM_TYPE_ETH;
 	s->pat[np++].type = RTE_FLOW_ITEM_TYPE_IPV4;
-	if (d->t != R_IPV4_FLAG) {
+	if (d->t == R_TCP_QUEUE_ONLY) {
+		s->pat[np++].type = RTE_FLOW_ITEM_TYPE_TCP;
+	} else if (d->t != R_IPV4_FLAG) {
 		s->pat[np].type = RTE_FLOW_ITEM_TYPE_UDP;
-		if (d->t == R_PLAIN_QUEUE || d->t == R_TESTENC_RSS) {
+		if (d->t == R_PLAIN_QUEUE || d->t == R_TESTENC_RSS ||
+		    d->t == R_PLAIN_QUEUE_ONLY || d->t == R_PLAIN_DROP_ONLY) {
 			s->udp.hdr.dst_port = rte_cpu_to_be_16(d->t == R_TESTENC_RSS ?
 				PORT_TESTENC : PORT_PLAIN + d->param);
 			s->udp_m.hdr.dst_port = RTE_BE16(0xffff);
@@ -416,6 +430,8 @@ spec_actions(const struct rule_def *d, struct rule_spec *s)
 	switch (d->t) {
 	case R_VXLAN_QUEUE:
 	case R_PLAIN_QUEUE:
+	case R_PLAIN_QUEUE_ONLY:
+	case R_TCP_QUEUE_ONLY:
 		s->act[na].type = RTE_FLOW_ACTION_TYPE_QUEUE;
 		s->act[na++].conf = &s->q;
 		break;
@@ -426,6 +442,7 @@ spec_actions(const struct rule_def *d, struct rule_spec *s)
 		s->act[na++].conf = &s->rss;
 		break;
 	case R_GENEVE_DROP:
+	case R_PLAIN_DROP_ONLY:
 		s->act[na++].type = RTE_FLOW_ACTION_TYPE_DROP;
 		break;
 	case R_VXLAN_PASSTHRU:
@@ -434,6 +451,10 @@ spec_actions(const struct rule_def *d, struct rule_spec *s)
 	default:
 		s->act[na++].type = RTE_FLOW_ACTION_TYPE_FLAG;
 		break;
+	}
+	if (d->t >= R__RANDOM) {
+		s->act[na].type = RTE_FLOW_ACTION_TYPE_END;
+		return;
 	}
 	if (d->t != R_GENEVE_DROP && d->t != R_IPV4_FLAG) {
 		s->act[na].type = RTE_FLOW_ACTION_TYPE_MARK;
@@ -710,7 +731,7 @@ workers_wait(unsigned int n)
 static struct rule_def
 random_def(void)
 {
-	struct rule_def d = { .t = (enum tmpl)rnd(R__COUNT) };
+	struct rule_def d = { .t = (enum tmpl)rnd(R__RANDOM) };
 
 	d.param = d.t == R_PLAIN_QUEUE ? rnd(16) : rnd(8);
 	d.queue = (uint16_t)rnd(NQ);
@@ -854,6 +875,205 @@ run_stress(unsigned int n_ops, unsigned int n_workers)
 	hw_stop();
 }
 
+/* ---------------------------------------------------------- push */
+
+/*
+ * A sub-port with an rte_flow of its own: net_ring's ops plus flow_ops_get.
+ * Its "hardware" takes rules on ETH/IPV4/UDP with a destination port and
+ * QUEUE or DROP, refuses TCP, and places fed packets by those rules.
+ */
+static struct eth_dev_ops fake_ops;
+static struct rte_flow_ops fake_flow_ops;
+static struct {
+	struct { bool used, drop; uint16_t dport, queue; } e[32];
+	unsigned int creates, destroys, refusals;
+} sub_hw;
+
+static struct rte_flow *
+fake_flow_create(struct rte_eth_dev *dev __rte_unused,
+		 const struct rte_flow_attr *attr __rte_unused,
+		 const struct rte_flow_item pattern[],
+		 const struct rte_flow_action actions[], struct rte_flow_error *err)
+{
+	uint16_t dport = 0, queue = 0;
+	bool drop = false;
+	unsigned int i;
+
+	for (; pattern->type != RTE_FLOW_ITEM_TYPE_END; pattern++) {
+		if (pattern->type == RTE_FLOW_ITEM_TYPE_TCP) {
+			sub_hw.refusals++;
+			rte_flow_error_set(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ITEM,
+					   pattern, "no TCP in this hardware");
+			return NULL;
+		}
+		if (pattern->type == RTE_FLOW_ITEM_TYPE_UDP && pattern->spec != NULL)
+			dport = rte_be_to_cpu_16(((const struct rte_flow_item_udp *)
+						  pattern->spec)->hdr.dst_port);
+	}
+	for (; actions->type != RTE_FLOW_ACTION_TYPE_END; actions++) {
+		if (actions->type == RTE_FLOW_ACTION_TYPE_QUEUE)
+			queue = ((const struct rte_flow_action_queue *)actions->conf)->index;
+		drop |= actions->type == RTE_FLOW_ACTION_TYPE_DROP;
+	}
+	for (i = 0; i < RTE_DIM(sub_hw.e); i++)
+		if (!sub_hw.e[i].used) {
+			sub_hw.e[i].used = true;
+			sub_hw.e[i].drop = drop;
+			sub_hw.e[i].dport = dport;
+			sub_hw.e[i].queue = queue;
+			sub_hw.creates++;
+			return (struct rte_flow *)&sub_hw.e[i];
+		}
+	rte_flow_error_set(err, ENOSPC, RTE_FLOW_ERROR_TYPE_HANDLE, NULL, "full");
+	return NULL;
+}
+
+static int
+fake_flow_destroy(struct rte_eth_dev *dev __rte_unused, struct rte_flow *f,
+		  struct rte_flow_error *err __rte_unused)
+{
+	((typeof(&sub_hw.e[0]))f)->used = false;
+	sub_hw.destroys++;
+	return 0;
+}
+
+static int
+fake_flow_ops_get(struct rte_eth_dev *dev __rte_unused, const struct rte_flow_ops **ops)
+{
+	*ops = &fake_flow_ops;
+	return 0;
+}
+
+static void
+fake_flow_install(uint16_t sub)
+{
+	fake_flow_ops.create = fake_flow_create;
+	fake_flow_ops.destroy = fake_flow_destroy;
+	fake_ops = *rte_eth_devices[sub].dev_ops;
+	fake_ops.flow_ops_get = fake_flow_ops_get;
+	rte_eth_devices[sub].dev_ops = &fake_ops;
+}
+
+/* The sub-port's entry for a UDP destination port, or NULL. */
+static const typeof(sub_hw.e[0]) *
+sub_entry(uint16_t dport)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(sub_hw.e); i++)
+		if (sub_hw.e[i].used && sub_hw.e[i].dport == dport)
+			return &sub_hw.e[i];
+	return NULL;
+}
+
+static unsigned int
+sub_rules(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < RTE_DIM(sub_hw.e); i++)
+		n += sub_hw.e[i].used;
+	return n;
+}
+
+/* Feed n plain packets to UDP port dport, placed as the "hardware" says. */
+static void
+feed_placed(uint16_t dport, unsigned int n)
+{
+	const typeof(sub_hw.e[0]) *e = sub_entry(dport);
+	unsigned int i;
+
+	if (e != NULL && e->drop)
+		return;
+	/* The plain port is PORT_PLAIN + seq % 16. */
+	for (i = 0; i < n; i++)
+		feed(e != NULL ? e->queue : 0, K_PLAIN, dport - PORT_PLAIN + 16 * i, 1);
+}
+
+static unsigned int
+received_on(uint16_t q, uint32_t *marked)
+{
+	uint64_t per_queue[NQ] = { 0 };
+	uint32_t hashed = 0;
+
+	drain(per_queue, marked, &hashed);
+	return (unsigned int)per_queue[q];
+}
+
+static struct rte_flow *
+push_rule(struct rule_def d)
+{
+	struct rte_flow_error err;
+	struct rte_flow *f = rule_create(&d, &err);
+
+	CHECK(f != NULL, "rule %u: %s", d.t, f ? "" : err.message);
+	return f;
+}
+
+static void
+run_push(void)
+{
+	struct rte_flow *a, *c, *d, *e, *t;
+	struct rte_flow_error err;
+	uint64_t steered0;
+	uint32_t marked = 0;
+
+	sub_hook = fake_flow_install;
+	if (hw_start() != 0)
+		return;
+	/* QUEUE only: offered. TCP: refused. With MARK: kept in software. */
+	a = push_rule((struct rule_def){ .t = R_PLAIN_QUEUE_ONLY, .param = 1, .queue = 2, .priority = 1 });
+	CHECK(sub_entry(PORT_PLAIN + 1) != NULL && sub_entry(PORT_PLAIN + 1)->queue == 2,
+	      "a QUEUE rule reached the sub-port");
+	t = push_rule((struct rule_def){ .t = R_TCP_QUEUE_ONLY, .queue = 1, .priority = 1 });
+	CHECK(sub_hw.refusals == 1 && xstat("flow_rules_hw_refused") == 1,
+	      "the sub-port refused the TCP rule: %u, xstat %" PRIu64, sub_hw.refusals,
+	      xstat("flow_rules_hw_refused"));
+	c = push_rule((struct rule_def){ .t = R_PLAIN_QUEUE, .param = 2, .queue = 3, .priority = 1 });
+	CHECK(sub_entry(PORT_PLAIN + 2) == NULL, "a rule with MARK stayed in software");
+	CHECK(xstat("flow_rules_hw") == 1 && xstat("flow_rules_sw") == 3,
+	      "xstats: %" PRIu64 " in the sub-port, %" PRIu64 " in software",
+	      xstat("flow_rules_hw"), xstat("flow_rules_sw"));
+
+	/* A DROP goes only while every other rule has a worse priority. */
+	d = push_rule((struct rule_def){ .t = R_PLAIN_DROP_ONLY, .param = 3, .priority = 0 });
+	CHECK(sub_entry(PORT_PLAIN + 3) != NULL && sub_entry(PORT_PLAIN + 3)->drop,
+	      "a DROP better than every other rule reached the sub-port");
+	e = push_rule((struct rule_def){ .t = R_PLAIN_QUEUE, .param = 3, .queue = 1, .priority = 0 });
+	CHECK(sub_entry(PORT_PLAIN + 3) == NULL || !sub_entry(PORT_PLAIN + 3)->drop,
+	      "the DROP left the sub-port when a rule as good as it came");
+	CHECK(rte_flow_destroy(hw_port, e, &err) == 0, "destroy");
+	CHECK(sub_entry(PORT_PLAIN + 3) != NULL && sub_entry(PORT_PLAIN + 3)->drop,
+	      "and came back when that rule went");
+
+	/* Traffic: placed by the sub-port, or steered by software. */
+	steered0 = xstat("rx_flow_steered");
+	feed_placed(PORT_PLAIN + 1, 32);
+	CHECK(received_on(2, &marked) == 32, "rule in the sub-port: all 32 on queue 2");
+	CHECK(xstat("rx_flow_steered") == steered0,
+	      "the sub-port placed them: %" PRIu64 " steered in software",
+	      xstat("rx_flow_steered") - steered0);
+	feed_placed(PORT_PLAIN + 2, 32);
+	CHECK(received_on(3, &marked) == 32 && marked == 32,
+	      "rule in software: 32 steered to queue 3 and marked (%u)", marked);
+	CHECK(xstat("rx_flow_steered") == steered0 + 32, "software steered %" PRIu64,
+	      xstat("rx_flow_steered") - steered0);
+
+	CHECK(rte_flow_destroy(hw_port, a, &err) == 0, "destroy");
+	CHECK(sub_entry(PORT_PLAIN + 1) == NULL, "destroy reached the sub-port");
+	CHECK(rte_flow_flush(hw_port, &err) == 0, "flush");
+	CHECK(sub_rules() == 0 && xstat("flow_rules_hw") == 0,
+	      "flush emptied the sub-port: %u rules left", sub_rules());
+	(void)c;
+	(void)t;
+	d = push_rule((struct rule_def){ .t = R_PLAIN_QUEUE_ONLY, .param = 4, .queue = 1 });
+	CHECK(d != NULL && sub_rules() == 1, "one rule in the sub-port before close");
+	hw_stop();
+	CHECK(sub_rules() == 0, "close emptied the sub-port: %u rules left", sub_rules());
+	printf("push: %u rules created in the sub-port, %u destroyed, %u refused\n",
+	       sub_hw.creates, sub_hw.destroys, sub_hw.refusals);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -904,6 +1124,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(mode, "spread") == 0)
 		run_spread();
+	else if (strcmp(mode, "push") == 0)
+		run_push();
 	else if (strcmp(mode, "stress") == 0)
 		run_stress(n_ops, n_workers);
 	else

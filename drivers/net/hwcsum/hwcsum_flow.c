@@ -9,6 +9,8 @@
  * A rule with a tunnel item takes one reference on (UDP port, type) in the
  * registry for its lifetime, beside whatever udp_tunnel_port_add holds:
  * the port is offloaded, classified and replayed as any other user's.
+ * Rules the sub-port's own rte_flow can take are also offered to it
+ * (hwcsum_flow_hw.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -125,6 +127,12 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		free(f);
 		return NULL;
 	}
+	if (hwcsum_flow_hw_prepare(r, attr, pattern, actions) != 0) {
+		hwcsum_flow_error(err, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
+				  "no memory");
+		free(f);
+		return NULL;
+	}
 	pthread_mutex_lock(&priv->flow_lock);
 	if (r->tunnel_ref_type != 0) {
 		ret = hwcsum_tunnel_ref_get(dev, r->tunnel_ref_type, r->tunnel_ref_port);
@@ -151,10 +159,12 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				  "no memory for the classifier");
 		goto fail;
 	}
+	hwcsum_flow_hw_sync(priv);
 	pthread_mutex_unlock(&priv->flow_lock);
 	return f;
 fail:
 	pthread_mutex_unlock(&priv->flow_lock);
+	hwcsum_flow_hw_release(priv, r);
 	free(f);
 	return NULL;
 }
@@ -197,6 +207,8 @@ flow_destroy(struct rte_eth_dev *dev, struct rte_flow *f,
 	}
 	if (r->tunnel_ref_type != 0)
 		hwcsum_tunnel_ref_put(dev, r->tunnel_ref_type, r->tunnel_ref_port);
+	hwcsum_flow_hw_release(priv, r);
+	hwcsum_flow_hw_sync(priv);	/* a DROP may be safe to offer now */
 	pthread_mutex_unlock(&priv->flow_lock);
 	free(f);
 	return 0;
@@ -219,6 +231,7 @@ flow_flush_locked(struct rte_eth_dev *dev)
 		TAILQ_REMOVE(&gone, r, next);
 		if (r->tunnel_ref_type != 0)
 			hwcsum_tunnel_ref_put(dev, r->tunnel_ref_type, r->tunnel_ref_port);
+		hwcsum_flow_hw_release(priv, r);
 		free(container_of(r, struct rte_flow, rule));
 	}
 	return ret;

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <sys/queue.h>
 
+struct rte_flow;
+struct rte_flow_conv_rule;
+
 /* Layers a packet has (hwcsum_flow_key.layers); a rule's item requires one. */
 #define HWCSUM_FL_ETH		(1u << 0)
 #define HWCSUM_FL_VLAN		(1u << 1)
@@ -113,6 +116,12 @@ struct hwcsum_flow_rule {
 	/* The registry reference a tunnel item took (type 0: none). */
 	unsigned int tunnel_ref_type;
 	uint16_t tunnel_ref_port;
+
+	/* The sub-port's copy (hwcsum_flow_hw.c): the rule as given, when it
+	 * could go there; the sub-port's handle while it is there. */
+	struct rte_flow_conv_rule *hw_copy;
+	struct rte_flow *hw_flow;
+	bool hw_refused;
 };
 
 TAILQ_HEAD(hwcsum_flow_list, hwcsum_flow_rule);

@@ -230,6 +230,8 @@ struct hwcsum_private {
 	bool flow_active;	/* a table or isolated mode: RX classifies */
 	struct hwcsum_flow_table *flow_table;
 	struct rte_rcu_qsbr *flow_qsbr;
+	unsigned int n_flow_hw;		/* rules also in the sub-port */
+	unsigned int n_flow_hw_refused;	/* offered, refused by the sub-port */
 };
 
 static inline struct hwcsum_private *
@@ -387,6 +389,14 @@ int hwcsum_flow_error(struct rte_flow_error *err, int code, int type,
 		      const void *cause, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* The rule an rte_flow description asks for; no state is touched. */
+/* hwcsum_flow_hw.c: rules offered to the sub-port's own rte_flow. */
+int hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
+			   const struct rte_flow_attr *attr,
+			   const struct rte_flow_item pattern[],
+			   const struct rte_flow_action actions[]);
+void hwcsum_flow_hw_sync(struct hwcsum_private *priv);
+void hwcsum_flow_hw_release(struct hwcsum_private *priv,
+			    struct hwcsum_flow_rule *r);
 int hwcsum_flow_parse(const struct rte_eth_dev *dev,
 		      const struct rte_flow_attr *attr,
 		      const struct rte_flow_item pattern[],

@@ -268,9 +268,10 @@ flow_line(const struct hwcsum_private *priv, const struct hwcsum_flow_rule *r,
 			 r->rss.n_queues);
 	else
 		snprintf(fate, sizeof(fate), "%s", fate_name(r));
-	snprintf(line, size, "seq %" PRIu64 " prio %u %s%s hits %" PRIu64 "%s",
+	snprintf(line, size, "seq %" PRIu64 " prio %u %s%s hits %" PRIu64 "%s%s",
 		 r->seq, r->priority, fate, mark,
-		 r->count ? __atomic_load_n(&r->hits, __ATOMIC_RELAXED) : 0, ref);
+		 r->count ? __atomic_load_n(&r->hits, __ATOMIC_RELAXED) : 0, ref,
+		 r->hw_flow != NULL ? " in sub-port" : "");
 }
 
 static int
@@ -295,7 +296,8 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "n_rules", priv->n_flow_rules);
 	rte_tel_data_add_dict_u64(d, "n_masks", hwcsum_flow_n_masks(priv));
 	rte_tel_data_add_dict_int(d, "isolated", priv->flow_isolated);
-	rte_tel_data_add_dict_u64(d, "rules_in_hardware", 0);
+	rte_tel_data_add_dict_u64(d, "rules_in_sub_port", priv->n_flow_hw);
+	rte_tel_data_add_dict_u64(d, "rules_refused_by_sub_port", priv->n_flow_hw_refused);
 	TAILQ_FOREACH(r, &priv->flow_rules, next) {
 		char line[RTE_TEL_MAX_STRING_LEN];
 

@@ -56,6 +56,7 @@ static const char *const registry_names[] = {
 	"tunnel_replays",
 	"flow_rules_sw",
 	"flow_rules_hw",
+	"flow_rules_hw_refused",
 	"flow_masks",
 };
 
@@ -190,7 +191,8 @@ hwcsum_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	VALUE(priv->tunnel_push_fail);
 	VALUE(priv->tunnel_replays);
 	VALUE(priv->n_flow_rules);
-	VALUE(0); /* rules in the sub-port's hardware: not pushed yet (docs/flow.md) */
+	VALUE(priv->n_flow_hw);
+	VALUE(priv->n_flow_hw_refused);
 	VALUE(hwcsum_flow_n_masks(priv));
 #undef VALUE
 	if (nsub == 0)
