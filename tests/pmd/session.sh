@@ -4,6 +4,9 @@
 # owns $WORK (a scratch directory) and removes it.
 
 TEL="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/tunnel_tel.py"
+# A testpmd that died (a sanitizer report, say) must be reported by tp_sync
+# with its output, not kill this script with SIGPIPE on the next command.
+trap '' PIPE
 SESSION=0
 # HWCSUM_KEEP_WORK=1 keeps the scratch directory for a look after a failure.
 trap 'exec 3>&- 2>/dev/null; [ -n "${TP_PID:-}" ] && kill "$TP_PID" 2>/dev/null; [ -n "${HWCSUM_KEEP_WORK:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
@@ -20,6 +21,15 @@
 
 /* Enough for a burst from every other queue before one is drained. */
 #define STEER_RING_SIZE 4096
+
+static inline uint32_t
+load_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 static uint32_t
 rss_hash(const struct hwcsum_flow_rss *rss, const struct hwcsum_flow_key *k)
@@ -51,11 +61,14 @@ rss_hash(const struct hwcsum_flow_rss *rss, const struct hwcsum_flow_key *k)
 	}
 	if (!(rss->types & (l3_type | l4_type)))
 		return 0;
-	/* rte_softrss() wants host-order words: addresses, then the ports. */
+	/*
+	 * rte_softrss() wants host-order words: addresses, then the ports.
+	 * The addresses sit at 2-byte alignment in the key: copy, not cast.
+	 */
 	for (i = 0; i < addr_words; i++)
-		tuple[n++] = rte_be_to_cpu_32(((const uint32_t *)h->src_ip)[i]);
+		tuple[n++] = rte_be_to_cpu_32(load_u32(h->src_ip + 4 * i));
 	for (i = 0; i < addr_words; i++)
-		tuple[n++] = rte_be_to_cpu_32(((const uint32_t *)h->dst_ip)[i]);
+		tuple[n++] = rte_be_to_cpu_32(load_u32(h->dst_ip + 4 * i));
 	if (rss->types & l4_type)
 		tuple[n++] = (uint32_t)rte_be_to_cpu_16(h->src_port) << 16 |
 			rte_be_to_cpu_16(h->dst_port);
