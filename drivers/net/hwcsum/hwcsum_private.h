@@ -246,7 +246,14 @@ hwcsum_priv(const struct rte_eth_dev *dev)
  * the writer's rte_rcu_qsbr_synchronize() returns: say so where both sit.
  * A table freed before synchronize would still be reported.
  */
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__)	/* gcc */
+#define HWCSUM_TSAN 1
+#elif defined(__has_feature)		/* clang */
+#if __has_feature(thread_sanitizer)
+#define HWCSUM_TSAN 1
+#endif
+#endif
+#ifdef HWCSUM_TSAN
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
 #define hwcsum_qsbr_reader_done(v) __tsan_release(v)
@@ -388,7 +395,6 @@ unsigned int hwcsum_flow_n_masks(const struct hwcsum_private *priv);
 int hwcsum_flow_error(struct rte_flow_error *err, int code, int type,
 		      const void *cause, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* The rule an rte_flow description asks for; no state is touched. */
 /* hwcsum_flow_hw.c: rules offered to the sub-port's own rte_flow. */
 int hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
 			   const struct rte_flow_attr *attr,
@@ -397,6 +403,7 @@ int hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
 void hwcsum_flow_hw_sync(struct hwcsum_private *priv);
 void hwcsum_flow_hw_release(struct hwcsum_private *priv,
 			    struct hwcsum_flow_rule *r);
+/* The rule an rte_flow description asks for; no state is touched. */
 int hwcsum_flow_parse(const struct rte_eth_dev *dev,
 		      const struct rte_flow_attr *attr,
 		      const struct rte_flow_item pattern[],
