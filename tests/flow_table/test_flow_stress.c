@@ -45,6 +45,7 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "../pmd/stress_eal.h"
 #include "udp_tunnel.h"
 
 #define NQ 4
@@ -464,16 +465,22 @@ spec_actions(const struct rule_def *d, struct rule_spec *s)
 	s->act[na].type = RTE_FLOW_ACTION_TYPE_END;
 }
 
+static void
+spec_fill(const struct rule_def *d, struct rule_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->attr.ingress = 1;
+	s->attr.priority = d->priority;
+	spec_pattern(d, s);
+	spec_actions(d, s);
+}
+
 static struct rte_flow *
 rule_create(const struct rule_def *d, struct rte_flow_error *err)
 {
 	struct rule_spec s;
 
-	memset(&s, 0, sizeof(s));
-	s.attr.ingress = 1;
-	s.attr.priority = d->priority;
-	spec_pattern(d, &s);
-	spec_actions(d, &s);
+	spec_fill(d, &s);
 	return rte_flow_create(hw_port, &s.attr, s.pat, s.act, err);
 }
 
@@ -482,11 +489,7 @@ rule_validate(const struct rule_def *d, struct rte_flow_error *err)
 {
 	struct rule_spec s;
 
-	memset(&s, 0, sizeof(s));
-	s.attr.ingress = 1;
-	s.attr.priority = d->priority;
-	spec_pattern(d, &s);
-	spec_actions(d, &s);
+	spec_fill(d, &s);
 	return rte_flow_validate(hw_port, &s.attr, s.pat, s.act, err) == 0;
 }
 
@@ -1077,11 +1080,8 @@ run_push(void)
 int
 main(int argc, char **argv)
 {
-	char prefix[64];
-	char *eal_args[16];
 	unsigned int n_ops, n_workers;
 	const char *mode;
-	int n = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s <librte_net_hwcsum.so | builtin> spread|stress [ops] [seed] [workers]\n",
@@ -1103,25 +1103,8 @@ main(int argc, char **argv)
 	n_ops = argc > 3 ? strtoul(argv[3], NULL, 0) : 5000;
 	rng_state = argc > 4 ? strtoull(argv[4], NULL, 0) | 1 : 1;
 	n_workers = argc > 5 ? strtoul(argv[5], NULL, 0) : 2;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=hwcsum-fstress-%d", getpid());
-	eal_args[n++] = argv[0];
-	eal_args[n++] = "--no-huge";
-	eal_args[n++] = "-m";
-	eal_args[n++] = "256";
-	eal_args[n++] = "--no-pci";
-	eal_args[n++] = "--no-telemetry";
-	/* Main + two workers on whatever two CPUs there are. */
-	eal_args[n++] = "--lcores=0@(0-1),1@(0-1),2@(0-1)";
-	eal_args[n++] = prefix;
-	if (strcmp(argv[1], "builtin") != 0) {
-		eal_args[n++] = "-d";
-		eal_args[n++] = argv[1];
-	}
-	eal_args[n] = NULL;
-	if (rte_eal_init(n, eal_args) < 0) {
-		fprintf(stderr, "FAIL: rte_eal_init: %s\n", rte_strerror(rte_errno));
+	if (stress_eal_init(argv[0], argv[1], "fstress") != 0)
 		return 1;
-	}
 	if (strcmp(mode, "spread") == 0)
 		run_spread();
 	else if (strcmp(mode, "push") == 0)

@@ -40,6 +40,8 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "stress_eal.h"
+
 #define NQ 4			/* queues of the hwcsum port */
 #define BURST 32
 #define POOL_SIZE 1023
@@ -729,11 +731,8 @@ run_push(void)
 int
 main(int argc, char **argv)
 {
-	char prefix[64];
-	char *eal_args[16];
 	unsigned int n_ops;
 	const char *mode;
-	int n = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s <librte_net_hwcsum.so | builtin> stress-port|stress-shared|push [ops] [seed]\n",
@@ -743,25 +742,8 @@ main(int argc, char **argv)
 	mode = argv[2];
 	n_ops = argc > 3 ? strtoul(argv[3], NULL, 0) : 20000;
 	srand(argc > 4 ? strtoul(argv[4], NULL, 0) : 1);
-	snprintf(prefix, sizeof(prefix), "--file-prefix=hwcsum-tstress-%d", getpid());
-	eal_args[n++] = argv[0];
-	eal_args[n++] = "--no-huge";
-	eal_args[n++] = "-m";
-	eal_args[n++] = "256";
-	eal_args[n++] = "--no-pci";
-	eal_args[n++] = "--no-telemetry";
-	/* Main + two workers on whatever two CPUs there are. */
-	eal_args[n++] = "--lcores=0@(0-1),1@(0-1),2@(0-1)";
-	eal_args[n++] = prefix;
-	if (strcmp(argv[1], "builtin") != 0) {
-		eal_args[n++] = "-d";
-		eal_args[n++] = argv[1];
-	}
-	eal_args[n] = NULL;
-	if (rte_eal_init(n, eal_args) < 0) {
-		fprintf(stderr, "FAIL: rte_eal_init: %s\n", rte_strerror(rte_errno));
+	if (stress_eal_init(argv[0], argv[1], "tstress") != 0)
 		return 1;
-	}
 	if (strcmp(mode, "push") == 0)
 		run_push();
 	else if (strcmp(mode, "stress-port") == 0)
