@@ -24,6 +24,21 @@ double bench_now(void);
  * failure say why (naming the benchmark) and return NULL. */
 FILE *bench_json_open(const char *bench, const char *path);
 
+/* What the rounds x packets benchmarks take: --json, --rounds, --packets. */
+struct bench_opts {
+	const char *json;
+	unsigned int rounds;
+	unsigned long packets;
+};
+
+/*
+ * Parse those (o holds the defaults). Returns -1 to go on, else the exit
+ * status after usage() was printed: 0 for --help, 2 for a bad option, no
+ * rounds or packets, or more than max_rounds rounds.
+ */
+int bench_parse_opts(int argc, char **argv, struct bench_opts *o,
+		     unsigned int max_rounds, void (*usage)(void));
+
 #define BENCH_REGISTER(var) \
 	static void __attribute__((constructor)) var##_register(void) \
 	{ bench_register(&(var)); }

@@ -10,7 +10,7 @@
  * The machine is shared: rounds interleave the contenders and keep each
  * one's best. Only the ratios mean anything; nothing here is pass/fail.
  */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,33 +221,20 @@ usage(void)
 static int
 bench_flow_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "packets", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct result res[RTE_DIM(rule_counts) * RTE_DIM(mask_counts)];
-	const char *json_path = "build/bench/flow.json";
-	unsigned long packets = 2000000;
-	unsigned int rounds = 5, n = 0, i, j;
+	struct bench_opts bo = { "build/bench/flow.json", 5, 2000000 };
+	const char *json_path;
+	unsigned long packets;
+	unsigned int rounds, n = 0, i, j;
 	FILE *out;
-	int opt;
+	int ret;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'j': json_path = optarg; break;
-		case 'r': rounds = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'p': packets = strtoul(optarg, NULL, 0); break;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
-		}
-	}
-	if (rounds == 0 || packets == 0) {
-		usage();
-		return 2;
-	}
+	ret = bench_parse_opts(argc, argv, &bo, UINT_MAX, usage);
+	if (ret >= 0)
+		return ret;
+	json_path = bo.json;
+	rounds = bo.rounds;
+	packets = bo.packets;
 	printf("rte_flow classification on net_hwcsum: tuple-space table vs linear scan, best of %u rounds\n",
 	       rounds);
 	printf("%6s %6s %9s %10s %10s %12s\n", "rules", "masks", "matched",

@@ -11,7 +11,7 @@
  * anything; nothing here is pass/fail.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -191,36 +191,23 @@ int bench_lookup_main(int argc, char **argv);
 int
 bench_lookup_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "packets", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *json_path = "build/bench/lookup.json";
+	struct bench_opts bo = { "build/bench/lookup.json", 7, 4000000 };
+	const char *json_path;
 	double best[2][N_CONTENDERS];
-	unsigned long packets = 4000000, updates[2] = { 0, 0 };
-	unsigned int rounds = 7, r, c, w;
+	unsigned long packets, updates[2] = { 0, 0 };
+	unsigned int rounds, r, c, w;
 	pthread_t writer;
 	uint64_t t0, t1;
 	double ns;
 	FILE *out;
-	int opt;
+	int ret;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'j': json_path = optarg; break;
-		case 'r': rounds = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'p': packets = strtoul(optarg, NULL, 0); break;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
-		}
-	}
-	if (rounds == 0 || packets == 0) {
-		usage();
-		return 2;
-	}
+	ret = bench_parse_opts(argc, argv, &bo, UINT_MAX, usage);
+	if (ret >= 0)
+		return ret;
+	json_path = bo.json;
+	rounds = bo.rounds;
+	packets = bo.packets;
 	reg = udp_tunnel_registry_create();
 	if (reg == NULL)
 		return 1;

@@ -33,7 +33,6 @@
 #define ALLOW_EXPERIMENTAL_API
 #endif
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,35 +410,23 @@ int bench_rxverify_main(int argc, char **argv);
 int
 bench_rxverify_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "packets", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *json_path = "build/bench/rxverify.json";
+	struct bench_opts bo = { "build/bench/rxverify.json", 15, 100000 };
+	const char *json_path;
 	static double ns[N_SIZES][N_CONTENDERS][MAX_ROUNDS];
 	double best[N_SIZES][N_CONTENDERS], median[N_SIZES][N_CONTENDERS];
 	double sorted[MAX_ROUNDS];
-	unsigned long packets = 100000;
-	unsigned int rounds = 15, r, c, s, k;
-	int opt, ret = 1;
+	unsigned long packets;
+	unsigned int rounds, r, c, s, k;
+	int ret;
 	FILE *out;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'j': json_path = optarg; break;
-		case 'r': rounds = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'p': packets = strtoul(optarg, NULL, 0); break;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
-		}
-	}
-	if (rounds == 0 || rounds > MAX_ROUNDS || packets == 0) {
-		usage();
-		return 2;
-	}
+	ret = bench_parse_opts(argc, argv, &bo, MAX_ROUNDS, usage);
+	if (ret >= 0)
+		return ret;
+	json_path = bo.json;
+	rounds = bo.rounds;
+	packets = bo.packets;
+	ret = 1;
 #ifdef HWCSUM_BENCH_RX_ONE
 	if (rx_one_setup() < 0) {
 		fprintf(stderr, "bench rxverify: cannot set up the hwcsum_rx_one contender\n");

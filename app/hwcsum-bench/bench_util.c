@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What every benchmark needs: a clock and a place to write its JSON. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -48,4 +50,33 @@ bench_json_open(const char *bench, const char *path)
 		fprintf(stderr, "bench %s: cannot write %s: %s\n", bench, path,
 			strerror(ret < 0 ? -ret : errno));
 	return out;
+}
+
+int
+bench_parse_opts(int argc, char **argv, struct bench_opts *o,
+		 unsigned int max_rounds, void (*usage)(void))
+{
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "packets", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': o->json = optarg; break;
+		case 'r': o->rounds = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'p': o->packets = strtoul(optarg, NULL, 0); break;
+		case 'h': usage(); return 0;
+		default: usage(); return 2;
+		}
+	}
+	if (o->rounds == 0 || o->rounds > max_rounds || o->packets == 0) {
+		usage();
+		return 2;
+	}
+	return -1;
 }
