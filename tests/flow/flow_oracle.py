@@ -13,6 +13,7 @@ rte_flow's RSS action). Prints one line per check; exit 1 on any failure.
 """
 import collections
 import re
+import socket
 import sys
 
 from scapy.all import (ICMP, IP, TCP, UDP, Ether, IPv6, Raw, rdpcap, wrpcap)
@@ -48,23 +49,26 @@ MS_VECTORS = [
 ]
 
 
+def hash_input(src, dst, sport=None, dport=None):
+    """Addresses, then the ports when given: what RSS hashes, in order."""
+    fam = socket.AF_INET6 if ":" in src else socket.AF_INET
+    data = socket.inet_pton(fam, src) + socket.inet_pton(fam, dst)
+    if sport is not None:
+        data += sport.to_bytes(2, "big") + dport.to_bytes(2, "big")
+    return data
+
+
 def toeplitz_self_test(judge):
-    import socket
     for src, dst, sp, dp, h_addr, h_ports in MS_VECTORS:
-        fam = socket.AF_INET6 if ":" in src else socket.AF_INET
-        addrs = socket.inet_pton(fam, src) + socket.inet_pton(fam, dst)
-        ports = sp.to_bytes(2, "big") + dp.to_bytes(2, "big")
-        judge.ok(toeplitz(addrs) == h_addr and toeplitz(addrs + ports) == h_ports,
+        judge.ok(toeplitz(hash_input(src, dst)) == h_addr and
+                 toeplitz(hash_input(src, dst, sp, dp)) == h_ports,
                  "this file's Toeplitz gives the RSS specification's hashes "
                  "for %s -> %s" % (src, dst))
 
 
 def ip_udp_tuple(ip):
     """src, dst, sport, dport as rte_flow's ipv4-udp / ipv6-udp hash them."""
-    import socket
-    fam = socket.AF_INET if ip.version == 4 else socket.AF_INET6
-    return (socket.inet_pton(fam, ip.src) + socket.inet_pton(fam, ip.dst) +
-            ip[UDP].sport.to_bytes(2, "big") + ip[UDP].dport.to_bytes(2, "big"))
+    return hash_input(ip.src, ip.dst, ip[UDP].sport, ip[UDP].dport)
 
 
 def outer(dport, sport=40000, v6=False):
