@@ -17,9 +17,16 @@ mkdir -p "$OUTDIR"
 mapfile -t NAMES < <("$BENCH" --help | awk '/^benchmarks:/ { on = 1; next } on && NF { print $1 }')
 [ "${#NAMES[@]}" -gt 0 ] || { echo "bench: no benchmark registered in $BENCH" >&2; exit 1; }
 
+# csum's Linux peer: the kernel's own csum_partial(), compiled for user space
+# from the linux-source package (into a cache outside the repository).
+LINUX_CSUM=$("$HERE/app/hwcsum-bench/linux-csum/build.sh" | tail -n 1) ||
+	{ echo "bench: cannot build Linux's csum_partial for the csum benchmark (see above)" >&2; exit 1; }
+
 for name in "${NAMES[@]}"; do
 	echo "== hwcsum-bench $name"
-	"$BENCH" "$name" --json "$OUTDIR/$name.json"
+	extra=()
+	[ "$name" = csum ] && extra=(--linux-csum "$LINUX_CSUM")
+	"$BENCH" "$name" --json "$OUTDIR/$name.json" "${extra[@]}"
 	case "$name" in
 	crc32c) plot="$HERE/app/hwcsum-bench/plot_csum.py" ;;	# same JSON shape
 	rxverify) plot="$HERE/app/hwcsum-bench/plot_pmd.py" ;;	# the PMD plots
