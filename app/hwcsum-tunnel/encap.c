@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Inner -> underlay: put the tunnel's outer headers in front of a frame. */
+
+#include <string.h>
+#include <sys/socket.h>
+
+#include <rte_ip.h>
+#include <rte_jhash.h>
+#include <rte_udp.h>
+
+#include <csum.h>
+#include <csum_mbuf.h>
+#include <csum_walk.h>
+
+#include "tunnel.h"
+
+/* Outer headers that do not change per packet, built once. */
+void
+gw_encap_prepare(struct gw_tunnel *t)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)t->hdr;
+	struct rte_udp_hdr *udp;
+	uint8_t *tun;
+
+	memset(t->hdr, 0, sizeof(t->hdr));
+	eth->dst_addr = t->remote_mac;
+	eth->src_addr = t->local_mac;
+	t->l3_off = sizeof(*eth);
+	if (t->family == AF_INET) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(t->hdr + t->l3_off);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		ip->time_to_live = t->ttl;
+		ip->next_proto_id = IPPROTO_UDP;
+		memcpy(&ip->src_addr, t->local, 4);
+		memcpy(&ip->dst_addr, t->remote, 4);
+		t->l4_off = t->l3_off + sizeof(*ip);
+	} else {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(t->hdr + t->l3_off);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+		ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip->proto = IPPROTO_UDP;
+		ip->hop_limits = t->ttl;
+		memcpy(ip->src_addr, t->local, 16);
+		memcpy(ip->dst_addr, t->remote, 16);
+		t->l4_off = t->l3_off + sizeof(*ip);
+	}
+	udp = (struct rte_udp_hdr *)(t->hdr + t->l4_off);
+	udp->dst_port = rte_cpu_to_be_16(t->dst_port);
+	t->tun_off = t->l4_off + sizeof(*udp);
+	tun = t->hdr + t->tun_off;
+	switch (t->type) {
+	case GW_VXLAN:		/* RFC 7348: I flag, VNI */
+		tun[0] = 0x08;
+		t->hdr_len = t->tun_off + 8;
+		break;
+	case GW_GENEVE:		/* RFC 8926: options, Ethernet payload */
+		tun[0] = t->opts_len / 4;
+		tun[2] = RTE_ETHER_TYPE_TEB >> 8;
+		tun[3] = RTE_ETHER_TYPE_TEB & 0xff;
+		memcpy(tun + 8, t->opts, t->opts_len);
+		t->hdr_len = t->tun_off + 8 + t->opts_len;
+		break;
+	case GW_VXLAN_GPE:	/* I and P flags, next protocol Ethernet */
+		tun[0] = 0x0c;
+		tun[3] = 0x03;
+		t->hdr_len = t->tun_off + 8;
+		break;
+	default:		/* GUE version 0: protocol filled per packet */
+		t->hdr_len = t->tun_off + 4;
+		break;
+	}
+	if (t->type != GW_GUE) {
+		tun[4] = t->vni >> 16;
+		tun[5] = t->vni >> 8;
+		tun[6] = t->vni;
+	}
+}
+
+/*
+ * Flow hash of the inner frame, as Linux's udp_flow_src_port() hashes the
+ * flow: addresses, protocol and ports when known, else the MAC header.
+ */
+static uint32_t
+inner_hash(const uint8_t *p, const struct csum_walk *w, bool ip_ok)
+{
+	uint32_t key[10], n;
+
+	if (!ip_ok)
+		return rte_jhash(p, RTE_ETHER_HDR_LEN, 0);
+	if (w->ip_version == 4) {
+		memcpy(key, p + w->l3_off + 12, 8);
+		n = 2;
+	} else {
+		memcpy(key, p + w->l3_off + 8, 32);
+		n = 8;
+	}
+	key[n++] = w->l4_proto;
+	if ((w->l4_proto == IPPROTO_UDP || w->l4_proto == IPPROTO_TCP) &&
+	    !(w->flags & CSUM_WALK_F_FRAGMENT))
+		memcpy(&key[n++], p + w->l4_off, 4);
+	return rte_jhash_32b(key, n, 0);
+}
+
+/*
+ * A frame from a VM may carry CHECKSUM_PARTIAL: what virtio's NEEDS_CSUM
+ * or an AF_PACKET socket on a veth hands over is the pseudo-header seed in
+ * the L4 checksum field. Recognise it by that seed. A complete checksum
+ * that happens to equal the seed is harmless: completing it gives it back.
+ */
+static bool
+inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
+	      uint16_t *offset)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t l4_len, sum;
+	uint16_t field, off;
+
+	if (m->ol_flags & gw_dyn.tx_partial) {
+		const struct rte_pmd_hwcsum_csum *f = rte_pmd_hwcsum_field(&gw_dyn, m);
+
+		*start = f->start;
+		*offset = f->offset;
+		return true;
+	}
+	if (w->l4_proto == IPPROTO_UDP)
+		off = 6;
+	else if (w->l4_proto == IPPROTO_TCP)
+		off = 16;
+	else
+		return false;
+	if ((w->flags & (CSUM_WALK_F_FRAGMENT | CSUM_WALK_F_EXT_HDRS)) ||
+	    w->l4_off + off + 2 > m->data_len)
+		return false;
+	l4_len = w->l3_end - w->l4_off;
+	if (w->ip_version == 4) {
+		uint32_t src, dst;
+
+		memcpy(&src, p + w->l3_off + 12, 4);
+		memcpy(&dst, p + w->l3_off + 16, 4);
+		sum = csum_ipv4_pseudo(src, dst, l4_len, w->l4_proto, 0);
+	} else {
+		sum = csum_ipv6_pseudo(p + w->l3_off + 8, p + w->l3_off + 24,
+				       l4_len, w->l4_proto, 0);
+	}
+	memcpy(&field, p + w->l4_off + off, 2);
+	/* UDP 0 means "no checksum", never a request. */
+	if (field == 0 || field != csum_fold(sum))
+		return false;
+	*start = w->l4_off;
+	*offset = off;
+	return true;
+}
+
+static int
+encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf *m)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint16_t in_start = 0, in_offset = 0, udp_len;
+	struct csum_walk walk;
+	struct rte_udp_hdr *udp;
+	bool ip_ok, partial;
+	uint32_t hash;
+	uint8_t *hdr;
+
+	ip_ok = csum_walk_eth(p, m->data_len, m->pkt_len, 0, &walk) == CSUM_WALK_OK;
+	hash = inner_hash(p, &walk, ip_ok);
+	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
+	if (t->type == GW_GUE) {
+		/* GUE carries the IP packet, without its Ethernet header. */
+		if (!ip_ok || walk.n_vlans != 0)
+			return GW_DROP_NOT_IP;
+		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
+		in_start -= RTE_ETHER_HDR_LEN;
+	}
+	hdr = (uint8_t *)rte_pktmbuf_prepend(m, t->hdr_len);
+	if (hdr == NULL)
+		return GW_DROP_NO_HEADROOM;
+	memcpy(hdr, t->hdr, t->hdr_len);
+	if (t->type == GW_GUE)
+		hdr[t->tun_off + 1] = walk.ip_version == 4 ? IPPROTO_IPIP : IPPROTO_IPV6;
+	udp_len = m->pkt_len - t->l4_off;
+	if (t->family == AF_INET) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(hdr + t->l3_off);
+
+		ip->total_length = rte_cpu_to_be_16(m->pkt_len - t->l3_off);
+		ip->packet_id = rte_cpu_to_be_16(w->ip_id++);
+		ip->hdr_checksum = csum_ipv4_hdr(ip);
+	} else {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(hdr + t->l3_off);
+
+		ip->payload_len = rte_cpu_to_be_16(udp_len);
+		ip->vtc_flow = rte_cpu_to_be_32(6u << 28 | (hash & 0xfffff));
+	}
+	udp = (struct rte_udp_hdr *)(hdr + t->l4_off);
+	udp->dgram_len = rte_cpu_to_be_16(udp_len);
+	/* Linux udp_flow_src_port(): the hash scaled into the range. */
+	udp->src_port = rte_cpu_to_be_16(t->src_min +
+		(uint16_t)(((uint64_t)hash * (t->src_max - t->src_min + 1)) >> 32));
+	m->ol_flags = 0;
+	if (!t->udp_csum) {
+		w->stats.outer_zero++;
+	} else if (partial) {
+		/* The inner request stays; the outer sum needs headers only. */
+		csum_mbuf_seed_l4(m, t->l3_off, t->l4_off, IPPROTO_UDP);
+		if (csum_mbuf_lco(m, t->l4_off, 6, in_start + t->hdr_len, in_offset) < 0)
+			return GW_DROP_MALFORMED;
+		w->stats.outer_lco++;
+	} else {
+		rte_pmd_hwcsum_tx_partial_l4(&gw_dyn, m, t->l3_off, t->l4_off,
+					     IPPROTO_UDP);
+		w->stats.outer_partial++;
+	}
+	if (partial) {
+		rte_pmd_hwcsum_tx_partial(&gw_dyn, m, in_start + t->hdr_len, in_offset);
+		w->stats.inner_partial++;
+	}
+	return -1;
+}
+
+void
+gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
+	       struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mbuf *out[GW_BURST];
+	uint16_t i, nb = 0;
+
+	for (i = 0; i < n; i++) {
+		int drop = encap_one(w, t, pkts[i]);
+
+		if (drop >= 0) {
+			w->stats.drops[drop]++;
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		out[nb++] = pkts[i];
+	}
+	w->stats.encap += nb;
+	gw_tx(w, gw_cfg.underlay_port, out, nb);
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* hwcsum-tunnel: EAL, lcores, signals and an orderly shutdown. */
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "tunnel.h"
+
+struct gw_config gw_cfg;
+struct rte_pmd_hwcsum_dyn gw_dyn;
+volatile bool gw_quit;
+struct gw_worker gw_workers[GW_MAX_QUEUES];
+
+static void
+on_signal(int sig __rte_unused)
+{
+	gw_quit = true;
+}
+
+void
+gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0;
+	int tries = 3;
+
+	/* A short retry absorbs a momentarily full ring (AF_PACKET). */
+	while (sent < n && tries-- > 0)
+		sent += rte_eth_tx_burst(port, w->queue, pkts + sent, n - sent);
+	if (sent < n) {
+		w->stats.drops[GW_DROP_TX_FULL] += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
+}
+
+/* One queue of every port per lcore: nothing on the data path is shared. */
+static void
+poll_once(struct gw_worker *w)
+{
+	struct rte_mbuf *pkts[GW_BURST];
+	unsigned int i;
+	uint16_t n;
+
+	n = rte_eth_rx_burst(gw_cfg.underlay_port, w->queue, pkts, GW_BURST);
+	if (n > 0)
+		gw_decap_burst(w, pkts, n);
+	for (i = 0; i < gw_cfg.nb_tunnels; i++) {
+		const struct gw_tunnel *t = &gw_cfg.tunnels[i];
+
+		n = rte_eth_rx_burst(t->inner_port, w->queue, pkts, GW_BURST);
+		if (n > 0)
+			gw_encap_burst(w, t, pkts, n);
+	}
+}
+
+static int
+worker_main(void *arg)
+{
+	struct gw_worker *w = arg;
+
+	while (!gw_quit)
+		poll_once(w);
+	return 0;
+}
+
+/* The main lcore: statistics, the duration, and forwarding if alone. */
+static void
+main_loop(struct gw_worker *self)
+{
+	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
+	uint64_t last = start, now;
+
+	while (!gw_quit) {
+		if (self != NULL)
+			poll_once(self);
+		else
+			rte_delay_us_sleep(10000);
+		now = rte_get_timer_cycles();
+		if (gw_cfg.stats_interval != 0 &&
+		    now - last >= gw_cfg.stats_interval * hz) {
+			gw_stats_tick((double)(now - last) / hz);
+			last = now;
+		}
+		if (gw_cfg.duration != 0 && now - start >= gw_cfg.duration * hz)
+			gw_quit = true;
+	}
+}
+
+/* Index of the "--" ending the EAL options, or 0. */
+static int
+app_args_start(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	unsigned int lcore, i;
+	int k, ret, in_use, status = EXIT_SUCCESS;
+
+	/* The configuration first: a mistake in it needs no EAL to be told. */
+	k = app_args_start(argc, argv);
+	if (k == 0 && argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		gw_usage(argv[0]);
+		return EXIT_SUCCESS;
+	}
+	gw_config_defaults(&gw_cfg);
+	if (k > 0) {
+		char *saved = argv[k];
+
+		argv[k] = argv[0];
+		ret = gw_parse_args(&gw_cfg, argc - k, argv + k);
+		argv[k] = saved;
+		optind = 1;	/* EAL's getopt starts afresh */
+	} else {
+		ret = gw_parse_args(&gw_cfg, 1, argv);
+	}
+	if (ret < 0)
+		return EXIT_FAILURE;
+	ret = rte_eal_init(k > 0 ? k + 1 : argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "hwcsum-tunnel: EAL init failed: %s\n",
+			rte_strerror(rte_errno));
+		return EXIT_FAILURE;
+	}
+	if (rte_pmd_hwcsum_dyn_lookup(&gw_dyn) < 0) {
+		fprintf(stderr, "hwcsum-tunnel: no net_hwcsum port probed (load the PMD "
+			"with -d .../librte_net_hwcsum.so, --vdev net_hwcsumN,sub=...)\n");
+		goto fail;
+	}
+	gw_cfg.nb_queues = RTE_MAX(rte_lcore_count() - 1, 1u);
+	if (gw_cfg.nb_queues > GW_MAX_QUEUES) {
+		fprintf(stderr, "hwcsum-tunnel: at most %u worker lcores\n", GW_MAX_QUEUES);
+		goto fail;
+	}
+	if (gw_ports_init(&gw_cfg) < 0 || gw_tunnel_ports_add(&gw_cfg) < 0)
+		goto fail_ports;
+	ret = gw_telemetry_init();
+	if (ret < 0)
+		fprintf(stderr, "hwcsum-tunnel: telemetry command not registered: %s\n",
+			rte_strerror(-ret));
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	printf("hwcsum-tunnel: %u tunnel(s), underlay %s, %u queue(s)\n",
+	       gw_cfg.nb_tunnels, gw_cfg.underlay_name, gw_cfg.nb_queues);
+	for (i = 0; i < gw_cfg.nb_tunnels; i++) {
+		const struct gw_tunnel *t = &gw_cfg.tunnels[i];
+
+		printf("  tunnel %s: %s vni %u udp %u %s, inner %s, outer udp csum %s\n",
+		       t->name, gw_type_name(t->type), t->vni, t->dst_port,
+		       t->family == AF_INET ? "ipv4" : "ipv6", t->inner_name,
+		       t->udp_csum ? "on" : "off");
+	}
+	fflush(stdout);
+	i = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		gw_workers[i].lcore_id = lcore;
+		gw_workers[i].queue = i;
+		rte_eal_remote_launch(worker_main, &gw_workers[i], lcore);
+		i++;
+	}
+	main_loop(i == 0 ? &gw_workers[0] : NULL);
+	rte_eal_mp_wait_lcore();
+	gw_tunnel_ports_del(&gw_cfg);
+	gw_stats_summary();
+	gw_ports_close();
+	in_use = gw_pool_in_use();
+	printf("mempool: %d mbuf(s) in use at exit%s\n", in_use,
+	       in_use == 0 ? ", none leaked" : ": LEAKED");
+	if (in_use != 0)
+		status = 2;
+	gw_pool_free();
+	rte_eal_cleanup();
+	return status;
+
+fail_ports:
+	gw_tunnel_ports_del(&gw_cfg);
+	gw_ports_close();
+	gw_pool_free();
+fail:
+	rte_eal_cleanup();
+	return EXIT_FAILURE;
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Ports: find, configure, start, close; the tunnel UDP ports they listen on. */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include <udp_tunnel.h>
+
+#include "tunnel.h"
+
+#define GW_RXD 256
+#define GW_TXD 256
+#define GW_CACHE 128
+
+static struct rte_mempool *pool;
+
+/*
+ * The PMD is a plugin (-d), loaded RTLD_LOCAL: its two exported functions
+ * are found through its handle. GUE has no RTE_ETH_TUNNEL_TYPE_*, so its
+ * port goes into the registry directly.
+ */
+static struct udp_tunnel_registry *(*pmd_registry)(uint16_t port);
+static unsigned int (*pmd_rx_tunnel_type)(uint16_t port, const struct rte_mbuf *m);
+
+/* What was registered, to take exactly that back at shutdown. */
+static struct {
+	enum gw_type type;
+	int family;
+	uint16_t port;
+} added[GW_MAX_TUNNELS];
+static unsigned int nb_added;
+
+/* Ports configured so far: closed at exit, whatever else failed. */
+static uint16_t opened[GW_MAX_INNER + 1];
+static unsigned int nb_opened;
+
+static int
+find_pmd(struct dl_phdr_info *info, size_t size __rte_unused, void *arg)
+{
+	void **handle = arg;
+
+	if (strstr(info->dlpi_name, "librte_net_hwcsum") == NULL)
+		return 0;
+	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	return *handle != NULL;
+}
+
+static void
+pmd_symbols(void)
+{
+	void *h = NULL;
+
+	dl_iterate_phdr(find_pmd, &h);
+	if (h == NULL)
+		return;
+	pmd_registry = (struct udp_tunnel_registry *(*)(uint16_t))
+		dlsym(h, "rte_pmd_hwcsum_registry");
+	pmd_rx_tunnel_type = (unsigned int (*)(uint16_t, const struct rte_mbuf *))
+		dlsym(h, "rte_pmd_hwcsum_rx_tunnel_type");
+	/* The PMD stays loaded by EAL: our reference is not needed. */
+	dlclose(h);
+}
+
+static const unsigned int lib_types[GW_NB_TYPES] = {
+	[GW_VXLAN] = UDP_TUNNEL_TYPE_VXLAN,
+	[GW_GENEVE] = UDP_TUNNEL_TYPE_GENEVE,
+	[GW_VXLAN_GPE] = UDP_TUNNEL_TYPE_VXLAN_GPE,
+	[GW_GUE] = UDP_TUNNEL_TYPE_GUE,
+};
+
+/* The lib/udp_tunnel type of a packet the underlay received, or 0. */
+unsigned int
+gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m)
+{
+	switch (m->packet_type & RTE_PTYPE_TUNNEL_MASK) {
+	case RTE_PTYPE_TUNNEL_VXLAN:
+		return UDP_TUNNEL_TYPE_VXLAN;
+	case RTE_PTYPE_TUNNEL_GENEVE:
+		return UDP_TUNNEL_TYPE_GENEVE;
+	case RTE_PTYPE_TUNNEL_VXLAN_GPE:
+		return UDP_TUNNEL_TYPE_VXLAN_GPE;
+	default:
+		return pmd_rx_tunnel_type != NULL ? pmd_rx_tunnel_type(port, m) : 0;
+	}
+}
+
+static int
+lookup_port(const char *name, const char *what, uint16_t *port)
+{
+	uint16_t p;
+
+	if (rte_eth_dev_get_port_by_name(name, port) == 0)
+		return 0;
+	fprintf(stderr, "hwcsum-tunnel: %s port '%s' not found; ports are:", what, name);
+	RTE_ETH_FOREACH_DEV(p) {
+		char n[RTE_ETH_NAME_MAX_LEN];
+
+		if (rte_eth_dev_get_name_by_port(p, n) == 0)
+			fprintf(stderr, " %s", n);
+	}
+	fprintf(stderr, "\n");
+	return -ENODEV;
+}
+
+static int
+port_setup(uint16_t port, const char *name, uint16_t nq, bool underlay)
+{
+	struct rte_eth_conf conf = { 0 };
+	struct rte_eth_dev_info info;
+	uint16_t q, rxd = GW_RXD, txd = GW_TXD;
+	int ret;
+
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret < 0)
+		goto fail;
+	if (underlay && strcmp(info.driver_name, "net_hwcsum") != 0) {
+		fprintf(stderr, "hwcsum-tunnel: underlay port '%s' is %s, not a "
+			"net_hwcsum port\n", name, info.driver_name);
+		return -EINVAL;
+	}
+	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
+		fprintf(stderr, "hwcsum-tunnel: port '%s' has %u/%u queues, %u lcores "
+			"need one each\n", name, info.max_rx_queues,
+			info.max_tx_queues, nq);
+		return -EINVAL;
+	}
+	/* Asking for RX checksums is what turns hwcsum's receive work on. */
+	if (underlay)
+		conf.rxmode.offloads = info.rx_offload_capa &
+			(RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+			 RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
+			 RTE_ETH_RX_OFFLOAD_OUTER_UDP_CKSUM |
+			 RTE_ETH_RX_OFFLOAD_OUTER_IPV4_CKSUM);
+	if (nq > 1) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
+	}
+	ret = rte_eth_dev_configure(port, nq, nq, &conf);
+	if (ret == 0)
+		opened[nb_opened++] = port;
+	if (ret == 0)
+		ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);
+	for (q = 0; ret == 0 && q < nq; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, rxd, rte_eth_dev_socket_id(port),
+					     NULL, pool);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, q, txd,
+						     rte_eth_dev_socket_id(port), NULL);
+	}
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "hwcsum-tunnel: port '%s': mempool exhausted filling "
+			"its queues (--mbufs %u)\n", name, gw_cfg.nb_mbufs);
+		return ret;
+	}
+	if (ret == 0)
+		ret = rte_eth_promiscuous_enable(port);
+	if (ret == -ENOTSUP)
+		ret = 0;
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	if (ret == 0)
+		return 0;
+fail:
+	fprintf(stderr, "hwcsum-tunnel: port '%s': setup failed: %s\n", name,
+		rte_strerror(-ret));
+	return ret;
+}
+
+int
+gw_ports_init(struct gw_config *cfg)
+{
+	unsigned int i, j, need;
+	struct rte_ether_addr mac;
+	int ret;
+
+	pmd_symbols();
+	if (lookup_port(cfg->underlay_name, "underlay", &cfg->underlay_port) < 0)
+		return -ENODEV;
+	for (i = 0; i < cfg->nb_tunnels; i++) {
+		struct gw_tunnel *t = &cfg->tunnels[i];
+		char what[96];
+
+		snprintf(what, sizeof(what), "tunnel '%s' inner", t->name);
+		if (lookup_port(t->inner_name, what, &t->inner_port) < 0)
+			return -ENODEV;
+		if (t->inner_port == cfg->underlay_port) {
+			fprintf(stderr, "hwcsum-tunnel: tunnel '%s': inner port '%s' is "
+				"the underlay\n", t->name, t->inner_name);
+			return -EINVAL;
+		}
+		for (j = 0; j < cfg->nb_inner; j++)
+			if (cfg->inner_ports[j] == t->inner_port)
+				break;
+		if (j == cfg->nb_inner)
+			cfg->inner_ports[cfg->nb_inner++] = t->inner_port;
+		t->inner_idx = j;
+	}
+	/* Every descriptor can hold an mbuf, plus each lcore's cache and burst. */
+	need = (cfg->nb_inner + 1) * cfg->nb_queues * (GW_RXD + GW_TXD) +
+		(cfg->nb_queues + 1) * (GW_CACHE * 3 / 2 + GW_BURST);
+	if (cfg->nb_mbufs < need) {
+		fprintf(stderr, "hwcsum-tunnel: mempool too small: %u mbufs, %u ports "
+			"x %u queues need at least %u (--mbufs or [global] mbufs)\n",
+			cfg->nb_mbufs, cfg->nb_inner + 1, cfg->nb_queues, need);
+		return -ENOMEM;
+	}
+	pool = rte_pktmbuf_pool_create("gw_pool", cfg->nb_mbufs, GW_CACHE, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (pool == NULL) {
+		fprintf(stderr, "hwcsum-tunnel: cannot create a pool of %u mbufs: %s\n",
+			cfg->nb_mbufs, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	ret = port_setup(cfg->underlay_port, cfg->underlay_name, cfg->nb_queues, true);
+	for (i = 0; ret == 0 && i < cfg->nb_tunnels; i++) {
+		struct gw_tunnel *t = &cfg->tunnels[i];
+
+		for (j = 0; j < i; j++)
+			if (cfg->tunnels[j].inner_port == t->inner_port)
+				break;
+		if (j == i)
+			ret = port_setup(t->inner_port, t->inner_name, cfg->nb_queues,
+					 false);
+	}
+	if (ret < 0)
+		return ret;
+	ret = rte_eth_macaddr_get(cfg->underlay_port, &mac);
+	for (i = 0; ret == 0 && i < cfg->nb_tunnels; i++) {
+		if (!cfg->tunnels[i].local_mac_set)
+			cfg->tunnels[i].local_mac = mac;
+		gw_encap_prepare(&cfg->tunnels[i]);
+	}
+	return ret;
+}
+
+static int
+tunnel_port_op(const struct gw_config *cfg, enum gw_type type, int family,
+	       uint16_t udp_port, bool add)
+{
+	static const uint8_t eth_types[GW_NB_TYPES] = {
+		[GW_VXLAN] = RTE_ETH_TUNNEL_TYPE_VXLAN,
+		[GW_GENEVE] = RTE_ETH_TUNNEL_TYPE_GENEVE,
+		[GW_VXLAN_GPE] = RTE_ETH_TUNNEL_TYPE_VXLAN_GPE,
+	};
+	struct rte_eth_udp_tunnel ut = { .udp_port = udp_port };
+	struct udp_tunnel_registry *reg;
+
+	if (type != GW_GUE) {
+		ut.prot_type = eth_types[type];
+		return add ? rte_eth_dev_udp_tunnel_port_add(cfg->underlay_port, &ut) :
+			rte_eth_dev_udp_tunnel_port_delete(cfg->underlay_port, &ut);
+	}
+	reg = pmd_registry != NULL ? pmd_registry(cfg->underlay_port) : NULL;
+	if (reg == NULL)
+		return -ENOTSUP;
+	return add ? udp_tunnel_port_add(reg, family, udp_port, lib_types[type]) :
+		udp_tunnel_port_del(reg, family, udp_port, lib_types[type]);
+}
+
+/*
+ * ethdev knows no family: one add per (UDP port, type). The registry
+ * counts users per family, as Linux sockets do: GUE adds per family.
+ */
+int
+gw_tunnel_ports_add(struct gw_config *cfg)
+{
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < cfg->nb_tunnels; i++) {
+		const struct gw_tunnel *t = &cfg->tunnels[i];
+		int family = t->type == GW_GUE ? t->family : 0;
+
+		for (j = 0; j < nb_added; j++)
+			if (added[j].type == t->type && added[j].port == t->dst_port &&
+			    added[j].family == family)
+				break;
+		if (j < nb_added)
+			continue;
+		ret = tunnel_port_op(cfg, t->type, family, t->dst_port, true);
+		if (ret < 0) {
+			fprintf(stderr, "hwcsum-tunnel: tunnel '%s': cannot register "
+				"%s UDP port %u on '%s': %s\n", t->name,
+				gw_type_name(t->type), t->dst_port, cfg->underlay_name,
+				ret == -ENOTSUP && t->type == GW_GUE ?
+				"rte_pmd_hwcsum_registry() not found" : rte_strerror(-ret));
+			return ret;
+		}
+		added[nb_added].type = t->type;
+		added[nb_added].family = family;
+		added[nb_added].port = t->dst_port;
+		nb_added++;
+	}
+	return 0;
+}
+
+void
+gw_tunnel_ports_del(struct gw_config *cfg)
+{
+	while (nb_added > 0) {
+		int ret;
+
+		nb_added--;
+		ret = tunnel_port_op(cfg, added[nb_added].type, added[nb_added].family,
+				     added[nb_added].port, false);
+		if (ret < 0)
+			fprintf(stderr, "hwcsum-tunnel: removing %s UDP port %u: %s\n",
+				gw_type_name(added[nb_added].type),
+				added[nb_added].port, rte_strerror(-ret));
+	}
+}
+
+static void
+port_close(uint16_t port)
+{
+	int ret = rte_eth_dev_stop(port);
+
+	if (ret < 0 && ret != -EINVAL)
+		fprintf(stderr, "hwcsum-tunnel: stopping port %u: %s\n", port,
+			rte_strerror(-ret));
+	rte_eth_dev_close(port);
+}
+
+/* Close every port we configured (their queues give their mbufs back). */
+void
+gw_ports_close(void)
+{
+	while (nb_opened > 0)
+		port_close(opened[--nb_opened]);
+}
+
+/* mbufs not in the pool (caches included); -1 without a pool. */
+int
+gw_pool_in_use(void)
+{
+	return pool != NULL ? (int)rte_mempool_in_use_count(pool) : -1;
+}
+
+void
+gw_pool_free(void)
+{
+	rte_mempool_free(pool);
+	pool = NULL;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef HWCSUM_TUNNEL_APP_H
+#define HWCSUM_TUNNEL_APP_H
+
+/*
+ * hwcsum-tunnel: a tunnel gateway between inner (VM-facing) ports and one
+ * underlay port, all net_hwcsum ports. One concern per file:
+ * main.c (EAL, lcores, signals, shutdown), config.c (options, tunnel keys,
+ * validation), config_file.c (the INI file), ports.c (port setup and the
+ * tunnel UDP ports), encap.c, decap.c, stats.c, telemetry.c.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include <rte_pmd_hwcsum.h>
+
+#define GW_MAX_TUNNELS 16
+#define GW_MAX_INNER 16
+#define GW_MAX_QUEUES 8
+#define GW_MAX_OPTS 252		/* GENEVE option bytes: 6-bit length in words */
+#define GW_MAX_HDR (14 + 40 + 8 + 8 + GW_MAX_OPTS)
+#define GW_BURST 32
+
+enum gw_type { GW_VXLAN, GW_GENEVE, GW_VXLAN_GPE, GW_GUE, GW_NB_TYPES };
+
+struct gw_tunnel {
+	char name[64];
+	enum gw_type type;
+	uint32_t vni;
+	char inner_name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t inner_port;
+	uint16_t inner_idx;		/* in gw_config.inner_ports */
+	int family;			/* AF_INET or AF_INET6 */
+	uint8_t local[16], remote[16];	/* IPv4 in the first 4 bytes */
+	struct rte_ether_addr remote_mac;
+	struct rte_ether_addr local_mac;
+	bool local_mac_set;
+	/* GUE carries IP: the Ethernet header rebuilt on decapsulation. */
+	struct rte_ether_addr inner_dst_mac, inner_src_mac;
+	uint16_t dst_port;
+	uint16_t src_min, src_max;
+	uint8_t ttl;
+	bool udp_csum;
+	bool udp6_zero_csum_rx;		/* RFC 6935: accept a zero IPv6 UDP sum */
+	uint8_t opts[GW_MAX_OPTS];
+	uint16_t opts_len;
+	/* Outer headers built once at start (encap.c). */
+	uint8_t hdr[GW_MAX_HDR];
+	uint16_t hdr_len, l3_off, l4_off, tun_off;
+};
+
+struct gw_config {
+	const char *file;
+	char underlay_name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t underlay_port;
+	unsigned int nb_mbufs;
+	unsigned int stats_interval;	/* seconds, 0: no periodic lines */
+	unsigned int duration;		/* seconds, 0: until a signal */
+	struct gw_tunnel tunnels[GW_MAX_TUNNELS];
+	unsigned int nb_tunnels;
+	uint16_t inner_ports[GW_MAX_INNER];
+	unsigned int nb_inner;
+	unsigned int nb_queues;
+};
+
+/* Why a packet was dropped (every dropped mbuf is freed and counted). */
+enum gw_drop {
+	GW_DROP_NOT_TUNNEL,	/* underlay packet of no registered tunnel */
+	GW_DROP_MALFORMED,	/* headers that do not parse or add up */
+	GW_DROP_UNKNOWN_VNI,
+	GW_DROP_OUTER_CSUM,
+	GW_DROP_INNER_IP_CSUM,
+	GW_DROP_INNER_CSUM,
+	GW_DROP_NO_HEADROOM,
+	GW_DROP_NOT_IP,		/* GUE carries only IP */
+	GW_DROP_TX_FULL,
+	GW_NB_DROPS
+};
+
+/* Per lcore, written by its lcore only, read by the stats lcore. */
+struct gw_lcore_stats {
+	uint64_t encap, decap;
+	uint64_t inner_partial;		/* inner checksum left CHECKSUM_PARTIAL */
+	uint64_t outer_lco;		/* outer UDP checksum by LCO */
+	uint64_t outer_partial;		/* outer UDP checksum asked of hwcsum */
+	uint64_t outer_zero;
+	uint64_t verify_hw;		/* verified from the COMPLETE sum */
+	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
+	uint64_t drops[GW_NB_DROPS];
+} __rte_cache_aligned;
+
+struct gw_worker {
+	unsigned int lcore_id;
+	uint16_t queue;
+	uint16_t ip_id;
+	struct gw_lcore_stats stats;
+} __rte_cache_aligned;
+
+extern struct gw_config gw_cfg;
+extern struct rte_pmd_hwcsum_dyn gw_dyn;
+extern volatile bool gw_quit;
+extern struct gw_worker gw_workers[GW_MAX_QUEUES];
+
+/* config.c */
+void gw_config_defaults(struct gw_config *cfg);
+int gw_parse_args(struct gw_config *cfg, int argc, char **argv);
+void gw_tunnel_init(struct gw_tunnel *t, const char *name);
+int gw_tunnel_set(struct gw_tunnel *t, const char *key, const char *value,
+		  const char *where);
+int gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
+		    const char *where);
+int gw_global_set(struct gw_config *cfg, const char *key, const char *value,
+		  const char *where);
+void gw_usage(const char *prog);
+const char *gw_type_name(enum gw_type type);
+
+/* config_file.c */
+int gw_config_file_load(struct gw_config *cfg, const char *path);
+
+/* ports.c */
+int gw_ports_init(struct gw_config *cfg);
+int gw_tunnel_ports_add(struct gw_config *cfg);
+void gw_tunnel_ports_del(struct gw_config *cfg);
+void gw_ports_close(void);
+int gw_pool_in_use(void);
+void gw_pool_free(void);
+unsigned int gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m);
+
+/* encap.c */
+void gw_encap_prepare(struct gw_tunnel *t);
+void gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
+		    struct rte_mbuf **pkts, uint16_t n);
+
+/* decap.c */
+void gw_decap_burst(struct gw_worker *w, struct rte_mbuf **pkts, uint16_t n);
+
+/* stats.c */
+void gw_stats_sum(struct gw_lcore_stats *sum);
+const char *gw_drop_name(enum gw_drop d);
+void gw_stats_tick(double seconds);
+void gw_stats_summary(void);
+uint64_t gw_xstat(uint16_t port, const char *name);
+
+/* telemetry.c */
+int gw_telemetry_init(void);
+
+/* Send n packets to port/queue; what the queue does not take is dropped. */
+void gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts,
+	   uint16_t n);
+
+#endif /* HWCSUM_TUNNEL_APP_H */

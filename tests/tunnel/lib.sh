@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Helpers for the tunnel suite. Sourced with $GW (hwcsum-tunnel) and
+# $PMD_SO (librte_net_hwcsum.so) set by the calling script.
+
+HERE=$(dirname "${BASH_SOURCE[0]}")
+PY=/usr/bin/python3	# Debian's python3-scapy; the one on PATH may lack it
+FAILS=0
+PMD_SO=$("$HERE/../../devtools/plugin-path.sh" "$PMD_SO") ||
+	{ echo "FAIL: cannot stage the PMD for EAL"; exit 1; }
+for tool in "$GW" "$PY" tshark; do
+	command -v "$tool" >/dev/null || { echo "FAIL: missing $tool"; exit 1; }
+done
+"$PY" -c 'import scapy' 2>/dev/null || { echo "FAIL: $PY has no scapy"; exit 1; }
+
+# Scratch under /var/tmp (not /tmp: EAL's plugin check, and tmpfs cleanup).
+WORK=$(mktemp -d /var/tmp/hwcsum-tunnel-test.XXXXXX)
+# EAL leaves its runtime directory behind: ours go with the scratch.
+trap 'rm -rf "$WORK" /var/run/dpdk/hwcsum-tunnel-$$-*' EXIT
+
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+pass() { echo "ok: $*${TS:+ [$SECONDS s]}"; }
+
+# run_gw <name> <eal and app args...>: output in $WORK/<name>.log, status $RC.
+RUN_N=0
+run_gw() {
+	local name=$1
+	shift
+	RUN_N=$((RUN_N + 1))
+	timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 \
+		--file-prefix "hwcsum-tunnel-$$-$RUN_N" -d "$PMD_SO" "$@" \
+		>"$WORK/$name.log" 2>&1
+	RC=$?
+}
+
+# expect_in <log> <regex> <what>
+expect_in() {
+	if grep -Eq -- "$2" "$1"; then pass "$3"; else fail "$3 (no /$2/ in $(basename "$1"))"; fi
+}
+
+# Bad checksums tshark reports in a capture (expert info and statuses).
+bad_checksums() {
+	tshark -r "$1" -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+		-o ip.check_checksum:TRUE -Y \
+		'ip.checksum.status == 0 || udp.checksum.status == 0 || tcp.checksum.status == 0 || _ws.expert.message contains "hecksum"' \
+		2>/dev/null | wc -l
+}
+
+finish() {
+	if [ "$FAILS" -ne 0 ]; then
+		echo "$FAILS check(s) failed; logs:"
+		for f in "$WORK"/*.log; do echo "--- $f"; grep -v '^EAL' "$f" | tail -30; done
+		exit 1
+	fi
+	echo "all checks passed"
+	exit 0
+}

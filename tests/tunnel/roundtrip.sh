@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# hwcsum-tunnel end to end over net_pcap: every tunnel type over an IPv4
+# and an IPv6 underlay, GENEVE with options, outer UDP checksum on and off,
+# inner checksums arriving complete and CHECKSUM_PARTIAL (seeded).
+#  1. encapsulate: tshark judges every checksum of the underlay capture;
+#  2. decapsulate that capture: each inner port gets back exactly what was
+#     sent (partial frames: with the checksum filled in), byte for byte;
+#  3. underlay packets wrong in one way each: dropped, counted by reason.
+# Usage: roundtrip.sh <hwcsum-tunnel> <librte_net_hwcsum.so>
+GW=$1 PMD_SO=$2
+. "$(dirname "$0")/lib.sh"
+
+"$PY" "$HERE/frames.py" gen "$WORK" && "$PY" "$HERE/frames.py" ini "$WORK" ||
+	{ echo "FAIL: cannot generate traffic"; exit 1; }
+NAMES=$(grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2)
+
+# vdevs: underlay 0, inner ports 1..8; <rx file> <tx file> per role.
+vdevs() {
+	local under_rx=$1 under_tx=$2 inner_rx=$3 inner_tx=$4 i=1 n
+	echo "--vdev net_pcap0,rx_pcap=$under_rx,tx_pcap=$under_tx --vdev net_hwcsum0,sub=net_pcap0"
+	for n in $NAMES; do
+		echo "--vdev net_pcap$i,rx_pcap=${inner_rx//@/$n},tx_pcap=${inner_tx//@/$n}"
+		echo "--vdev net_hwcsum$i,sub=net_pcap$i"
+		i=$((i + 1))
+	done
+}
+
+# 1. encapsulate
+run_gw encap $(vdevs "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
+	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 2
+[ "$RC" -eq 0 ] && pass "encap run exits 0" || fail "encap run exit status $RC"
+expect_in "$WORK/encap.log" "none leaked" "encap: no mbuf leaked"
+sent=0
+for n in $NAMES; do
+	sent=$((sent + $(tshark -r "$WORK/inner_$n.pcap" 2>/dev/null | wc -l)))
+done
+got=$(tshark -r "$WORK/under.pcap" 2>/dev/null | wc -l)
+[ "$got" -eq "$sent" ] && [ "$sent" -gt 0 ] && pass "encap: $got of $sent frames out" ||
+	fail "encap: $got frames on the underlay, $sent sent"
+expect_in "$WORK/encap.log" "encap $sent decap 0" "encap counter $sent"
+bad=$(bad_checksums "$WORK/under.pcap")
+[ "$bad" -eq 0 ] && pass "tshark: 0 bad checksums in the underlay capture" ||
+	fail "tshark: $bad frames with bad checksums in under.pcap"
+"$PY" "$HERE/frames.py" gue "$WORK" >/dev/null
+bad=$(bad_checksums "$WORK/gue_inner.pcap")
+ngue=$(tshark -r "$WORK/gue_inner.pcap" 2>/dev/null | wc -l)
+[ "$bad" -eq 0 ] && [ "$ngue" -gt 0 ] && pass "tshark: GUE inner packets ($ngue) checksums good" ||
+	fail "tshark: GUE inner: $bad bad of $ngue"
+# tshark verified something: one pass, one line per frame:
+# protocols|udp dst ports|udp src ports|udp checksums|udp status|tcp status|geneve classes|vni
+tshark -r "$WORK/under.pcap" -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+	-T fields -E separator='|' -e frame.protocols -e udp.dstport -e udp.srcport \
+	-e udp.checksum -e udp.checksum.status -e tcp.checksum.status \
+	-e geneve.option.class -e vxlan.vni 2>/dev/null >"$WORK/fields.txt"
+ck() {
+	local c
+	c=$(awk -F'|' "$1" "$WORK/fields.txt" | wc -l)
+	[ "$c" -gt 0 ] && pass "tshark: $c frames with $2" || fail "tshark: no frame with $2"
+}
+ck '$1 ~ /^eth:ethertype:ip:udp:vxlan:eth:ethertype:ip:udp/ && $5 ~ /,1$/' "VXLAN/IPv4 (zero outer checksum), inner UDP good"
+ck '$1 ~ /ipv6:udp:vxlan/ && $5 ~ /^1/' "VXLAN/IPv6, outer checksum good"
+ck '$1 ~ /ip:udp:geneve.*tcp/ && $5 == "1" && $6 == "1"' "GENEVE/IPv4, outer UDP and inner TCP good"
+ck '$7 == "0x0102,0x0103"' "GENEVE options 0x0102 and 0x0103"
+ck '$1 ~ /ipv6:udp:geneve/ && $7 == "0xffff"' "GENEVE/IPv6 with option 0xffff"
+ck '$2 ~ /^4790,/ && $5 == "1,1"' "VXLAN-GPE, outer and inner UDP good"
+ck '$1 ~ /^eth:ethertype:ip:udp/ && $2 == "6080" && $5 == "1"' "GUE/IPv4, outer good"
+ck '$1 ~ /^eth:ethertype:ipv6:udp/ && $2 == "6080" && $5 == "1"' "GUE/IPv6, outer good"
+# Outer source ports: entropy in 32768-60999, and not all the same.
+ports=$(cut -d'|' -f3 "$WORK/fields.txt" | cut -d, -f1 | sort -u)
+out=$(echo "$ports" | awk '$1 < 32768 || $1 > 60999' | wc -l)
+[ "$out" -eq 0 ] && [ "$(echo "$ports" | wc -l)" -gt 8 ] &&
+	pass "outer source ports in range, $(echo "$ports" | wc -l) distinct" ||
+	fail "outer source ports: $out out of range: $ports"
+# vx4 has udp_csum = off: its outer checksum is zero, every other one is set.
+z=$(awk -F'|' '$8 == "100" && $4 !~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
+nz=$(awk -F'|' '$8 != "100" && $4 ~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
+[ "$z" -eq 0 ] && [ "$nz" -eq 0 ] && pass "outer UDP checksum zero exactly for vx4 (udp_csum = off)" ||
+	fail "outer checksums: $z non-zero in vx4, $nz zero elsewhere"
+expect_in "$WORK/encap.log" "inner partial [1-9]" "inner CHECKSUM_PARTIAL kept for hwcsum"
+expect_in "$WORK/encap.log" "outer lco [1-9]" "outer checksum by LCO"
+
+# 2. decapsulate what was encapsulated
+run_gw decap $(vdevs "$WORK/under.pcap" "$WORK/under_out.pcap" "$WORK/empty.pcap" \
+	"$WORK/back_@.pcap") -- -f "$WORK/gw.ini" --duration 2
+[ "$RC" -eq 0 ] && pass "decap run exits 0" || fail "decap run exit status $RC"
+expect_in "$WORK/decap.log" "none leaked" "decap: no mbuf leaked"
+expect_in "$WORK/decap.log" "encap 0 decap $sent " "decap counter $sent"
+expect_in "$WORK/decap.log" "complete [1-9][0-9]* sw 0" "verified from CHECKSUM_COMPLETE only"
+"$PY" "$HERE/frames.py" compare "$WORK" $NAMES >"$WORK/compare.out"
+cat "$WORK/compare.out"
+FAILS=$((FAILS + $(grep -c '^FAIL' "$WORK/compare.out")))
+[ "$(grep -c '^ok' "$WORK/compare.out")" -eq 8 ] || fail "round trips: not 8 passed"
+
+# 3. drops by reason
+run_gw drops $(vdevs "$WORK/bad.pcap" "$WORK/under_out2.pcap" "$WORK/empty.pcap" \
+	"$WORK/drop_@.pcap") -- -f "$WORK/gw.ini" --duration 2
+[ "$RC" -eq 0 ] && pass "drops run exits 0" || fail "drops run exit status $RC"
+expect_in "$WORK/drops.log" "none leaked" "drops: every dropped mbuf freed"
+for r in "not_tunnel 1" "malformed 1" "unknown_vni 1" "outer_csum 2" "inner_ip_csum 1" \
+	"inner_csum 1"; do
+	expect_in "$WORK/drops.log" "drops:.* $r( |\$)" "dropped: $r"
+done
+expect_in "$WORK/drops.log" "encap 0 decap 0 " "nothing delivered from bad.pcap"
+finish
