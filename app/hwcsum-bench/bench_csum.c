@@ -355,6 +355,32 @@ usage(void)
 	       "plot: /usr/bin/python3 app/hwcsum-bench/plot_csum.py PATH.json PATH.png\n");
 }
 
+/* A row per size and mode, a column per contender: GB/s or cycles per byte. */
+static void
+print_rate_table(const struct contender *cs, unsigned int n_cs,
+		 struct rate best[N_SIZES][2][MAX_CONTENDERS], bool cycles)
+{
+	unsigned int s, mode, i;
+
+	printf("%-7s %-6s", "size", "mode");
+	for (i = 0; i < n_cs; i++)
+		printf(" %*s", COL(cs[i].name), cs[i].name);
+	printf("\n");
+	for (s = 0; s < N_SIZES; s++)
+		for (mode = 0; mode < 2; mode++) {
+			printf("%-7zu %-6s", sizes[s], mode ? "memory" : "cache");
+			for (i = 0; i < n_cs; i++) {
+				const struct rate *b = &best[s][mode][i];
+
+				if (cycles)
+					printf(" %*.3f", COL(cs[i].name), b->cycles_per_byte);
+				else
+					printf(" %*.2f", COL(cs[i].name), b->bytes_per_s / 1e9);
+			}
+			printf("\n");
+		}
+}
+
 static int
 bench_csum_main(int argc, char **argv)
 {
@@ -469,31 +495,11 @@ bench_csum_main(int argc, char **argv)
 	free(arena);
 
 	/* Tables: GB/s, cycles per byte, then the ratios to DPDK and to Linux. */
-	printf("\nGB/s\n%-7s %-6s", "size", "mode");
-	for (i = 0; i < n_cs; i++)
-		printf(" %*s", COL(cs[i].name), cs[i].name);
-	printf("\n");
-	for (s = 0; s < N_SIZES; s++)
-		for (mode = 0; mode < 2; mode++) {
-			printf("%-7zu %-6s", sizes[s], mode ? "memory" : "cache");
-			for (i = 0; i < n_cs; i++)
-				printf(" %*.2f", COL(cs[i].name),
-				       best[s][mode][i].bytes_per_s / 1e9);
-			printf("\n");
-		}
-	printf("\ncycles per byte (TSC: reference cycles at %.3f GHz, not core clocks)\n"
-	       "%-7s %-6s", hz / 1e9, "size", "mode");
-	for (i = 0; i < n_cs; i++)
-		printf(" %*s", COL(cs[i].name), cs[i].name);
-	printf("\n");
-	for (s = 0; s < N_SIZES; s++)
-		for (mode = 0; mode < 2; mode++) {
-			printf("%-7zu %-6s", sizes[s], mode ? "memory" : "cache");
-			for (i = 0; i < n_cs; i++)
-				printf(" %*.3f", COL(cs[i].name),
-				       best[s][mode][i].cycles_per_byte);
-			printf("\n");
-		}
+	printf("\nGB/s\n");
+	print_rate_table(cs, n_cs, best, false);
+	printf("\ncycles per byte (TSC: reference cycles at %.3f GHz, not core clocks)\n",
+	       hz / 1e9);
+	print_rate_table(cs, n_cs, best, true);
 	printf("\nspeed ratios (>1: faster than the peer): x %s", cs[raw_idx].name);
 	if (linux_idx < n_cs)
 		printf(" | x %s", LINUX_NAME);
