@@ -40,3 +40,6 @@ done
 
 # The PMD through dpdk-testpmd: TX software path and pass-through cost.
 "$HERE/devtools/bench-pmd.sh" "$BUILD"
+
+# The tunnel gateway: encap/decap Mpps against testpmd's csum engine (sw).
+"$HERE/devtools/bench-gateway.sh" "$BUILD"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Throughput of the tunnel gateway (app/hwcsum-tunnel), Mpps on one
+# forwarding lcore, VXLAN/IPv4/UDP encapsulation and decapsulation of
+# 64/512/1500-byte inner frames, against testpmd's csum engine with sw
+# checksums and `csum parse-tunnel on` on the bare port in the same run
+# (devtools/bench-gateway-run.py does the work and says what each side
+# does). net_pcap infinite_rx into net_null, --no-huge. A correctness check
+# (tshark, byte comparison) comes first. Table on stdout, JSON and a plot in
+# <build>/bench/ (gateway.json, gateway.png). Never pass/fail: the exit
+# status only says whether the benchmark could run.
+#
+#   devtools/bench-gateway.sh [build dir] [bench-gateway-run.py options...]
+#   e.g. devtools/bench-gateway.sh build --rounds 5
+set -euo pipefail
+
+BUILD=${1:-build}
+shift || true
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+OUTDIR="$BUILD/bench"
+SO="$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so"
+GW="$BUILD/app/hwcsum-tunnel/hwcsum-tunnel"
+TESTPMD=${TESTPMD:-dpdk-testpmd}
+
+command -v "$TESTPMD" >/dev/null || { echo "bench-gateway: $TESTPMD not found, skipped"; exit 0; }
+[ -f "$SO" ] || { echo "bench-gateway: $SO not built" >&2; exit 1; }
+[ -x "$GW" ] || { echo "bench-gateway: $GW not built" >&2; exit 1; }
+SO=$("$HERE/devtools/plugin-path.sh" "$SO")
+mkdir -p "$OUTDIR"
+
+echo "== hwcsum-tunnel gateway (encap/decap) vs testpmd csum sw"
+/usr/bin/python3 "$HERE/devtools/bench-gateway-run.py" --testpmd "$TESTPMD" \
+	--gateway "$GW" --pmd-so "$SO" --outdir "$OUTDIR" --json "$OUTDIR/gateway.json" "$@"
+/usr/bin/python3 "$HERE/app/hwcsum-bench/plot_gateway.py" "$OUTDIR/gateway.json" "$OUTDIR/gateway.png"
+echo "plot: $OUTDIR/gateway.png"
