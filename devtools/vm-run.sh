@@ -20,6 +20,8 @@
 #                      cached; builds the kernel otherwise)
 #   --tree 6.1|6.12    without --kernel: which tree kernel/build.sh builds
 #                      (default 6.1; 6.12 carries kernel/patches-6.12)
+#   --profile NAME     without --kernel: kernel/build.sh --profile NAME (a
+#                      smaller kernel, kernel/config/profiles/NAME.config)
 #   --nic MODEL[,PROP=VAL...][@LINK]
 #                      add a NIC (repeatable; guest order = option order).
 #                      PROPs are passed to QEMU's -device (guest_csum=off).
@@ -77,6 +79,7 @@ INIT="$REPO/kernel/guest/init.sh"
 
 KERNEL=
 KTREE=6.1
+PROFILE_ARG=()
 NICS=()
 DUMPS=()
 SMP=2
@@ -98,6 +101,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) need_arg "$@"; KERNEL=$2; shift ;;
 	--tree) need_arg "$@"; KTREE=$2; shift ;;
+	--profile) need_arg "$@"; PROFILE_ARG=(--profile "$2"); shift ;;
 	--nic) need_arg "$@"; NICS+=("$2"); shift ;;
 	--dump) need_arg "$@"; DUMPS+=("$2"); shift ;;
 	--smp) need_arg "$@"; SMP=$2; shift ;;
@@ -159,7 +163,8 @@ guest_keep "$CWD"
 
 # Kernel.
 if [ -z "$KERNEL" ]; then
-	KERNEL=$("$REPO/kernel/build.sh" --tree "$KTREE" | tail -n1) || die "kernel/build.sh --tree $KTREE failed"
+	KERNEL=$("$REPO/kernel/build.sh" --tree "$KTREE" "${PROFILE_ARG[@]}" | tail -n1) ||
+		die "kernel/build.sh --tree $KTREE ${PROFILE_ARG[*]} failed"
 fi
 [ -f "$KERNEL" ] && KERNEL=$(dirname "$KERNEL")
 KERNEL=$(readlink -f "$KERNEL")

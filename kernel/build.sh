@@ -15,11 +15,17 @@
 #                                   series in kernel/patches-6.12 and its
 #                                   config-overrides.config merged after
 #                                   kernel/config/ (also: HWCSUM_KERNEL_TREE)
+#   kernel/build.sh --profile NAME  kernel/config/profiles/NAME.config merged
+#                                   last: a smaller kernel for guests that
+#                                   need less (selftest: KUnit and netdevsim
+#                                   only, one vCPU); its own build tree and
+#                                   cache key (also: HWCSUM_KERNEL_PROFILE)
 #
 # Steps: unpack /usr/src/linux-source-<tree>.tar.xz into a persistent build tree
 # outside git, bring that tree to exactly "pristine + the series" (patches in
 # glob order), make tinyconfig + kernel/config/*.config (every option of the
-# fragments is checked in the final .config), build bzImage and modules,
+# fragments is checked in the final .config; a later fragment overrides an
+# earlier one, as in merge_config.sh), build bzImage and modules,
 # install the modules. The result is cached under a key hashing the source
 # package version, the patches, the config fragments and this script, so a
 # second run with the same inputs is instant. A changed series reuses the
@@ -48,6 +54,7 @@ VARIANT=patched
 [ "${HWCSUM_KERNEL_UNPATCHED:-0}" = 1 ] && VARIANT=unpatched
 KTREE=${HWCSUM_KERNEL_TREE:-6.1}
 PATCH_DIR=${HWCSUM_KERNEL_PATCHES:-}
+PROFILE=${HWCSUM_KERNEL_PROFILE:-}
 KEEP_OUTPUTS=8
 
 usage() {
@@ -66,6 +73,11 @@ while [ $# -gt 0 ]; do
 	--tree)
 		[ $# -ge 2 ] || { echo "build.sh: --tree needs 6.1 or 6.12" >&2; exit 2; }
 		KTREE=$2
+		shift
+		;;
+	--profile)
+		[ $# -ge 2 ] || { echo "build.sh: --profile needs a name (kernel/config/profiles/NAME.config)" >&2; exit 2; }
+		PROFILE=$2
 		shift
 		;;
 	-h | --help) usage; exit 0 ;;
@@ -115,6 +127,14 @@ FRAGMENTS=("$HERE"/config/*.config)
 shopt -u nullglob
 [ "${#FRAGMENTS[@]}" -gt 0 ] || die "no config fragment in $HERE/config/*.config"
 [ "$KTREE" = 6.1 ] || FRAGMENTS+=("$SERIES_DIR/config-overrides.config")
+# A profile comes last and has a build tree of its own: switching profiles
+# in one tree would rebuild most of it each time.
+if [ -n "$PROFILE" ]; then
+	[ -f "$HERE/config/profiles/$PROFILE.config" ] ||
+		die "unknown profile '$PROFILE': no $HERE/config/profiles/$PROFILE.config"
+	FRAGMENTS+=("$HERE/config/profiles/$PROFILE.config")
+	TREE_PREFIX=$TREE_PREFIX$PROFILE-
+fi
 
 # Everything that determines the result, one line each; its hash is the key.
 inputs() {
@@ -233,32 +253,33 @@ if [ "$VARIANT" = unpatched ] || [ "$(readlink -f "$PATCH_DIR")" != "$(readlink 
 	KCONFIG_SYMS=$(grep -rhoE --include='Kconfig*' '^(menu)?config [A-Za-z0-9_]+' . |
 		awk '{ print "CONFIG_" $2 }' | sort -u)
 fi
+# What the fragments ask for, the last one winning: option -> value ("n"
+# for "is not set") and the fragment that asked.
+declare -A WANT WANT_FROM
 for f in "${FRAGMENTS[@]}"; do
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*)
-			opt=${line%%=*}
-			want=${line#*=}
-			if [ -n "$KCONFIG_SYMS" ] && ! grep -qx "$opt" <<< "$KCONFIG_SYMS"; then
-				say "skipping $opt: no Kconfig of this tree defines it"
-				continue
-			fi
-			have=$(grep -m1 "^$opt=" .config | cut -d= -f2- || true)
-			if [ "$have" != "$want" ]; then
-				echo "[kernel-build] option $opt: requested $want in $(basename "$f"), got ${have:-not set}" >&2
-				missing=$((missing + 1))
-			fi
-			;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }
-			opt=${opt%% *}
-			if grep -q "^$opt=" .config; then
-				echo "[kernel-build] option $opt: requested not set in $(basename "$f"), got $(grep -m1 "^$opt=" .config)" >&2
-				missing=$((missing + 1))
-			fi
-			;;
+		CONFIG_*=*) opt=${line%%=*}; WANT[$opt]=${line#*=} ;;
+		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *}; WANT[$opt]=n ;;
+		*) continue ;;
 		esac
+		WANT_FROM[$opt]=$(basename "$f")
 	done < "$f"
+done
+for opt in "${!WANT[@]}"; do
+	want=${WANT[$opt]}
+	if [ -n "$KCONFIG_SYMS" ] && ! grep -qx "$opt" <<< "$KCONFIG_SYMS"; then
+		say "skipping $opt: no Kconfig of this tree defines it"
+		continue
+	fi
+	have=$(grep -m1 "^$opt=" .config | cut -d= -f2- || true)
+	if [ "$want" = n ] && [ -n "$have" ]; then
+		echo "[kernel-build] option $opt: requested not set in ${WANT_FROM[$opt]}, got $opt=$have" >&2
+		missing=$((missing + 1))
+	elif [ "$want" != n ] && [ "$have" != "$want" ]; then
+		echo "[kernel-build] option $opt: requested $want in ${WANT_FROM[$opt]}, got ${have:-not set}" >&2
+		missing=$((missing + 1))
+	fi
 done
 [ "$missing" = 0 ] || die "$missing requested config option(s) did not end up in .config (dependencies missing?)"
 
