@@ -77,6 +77,9 @@ RUN="$RESULTS/run-$MODEL"
 rm -rf "$RUN"
 mkdir -p "$RUN"
 /usr/bin/python3 "$HERE/gen-frames.py" "$RUN/frames.pcap" "$RUN/frames.cases" || fail "gen-frames.py"
+"$HERE/guest-pmd-dir.sh" "$RUN" librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23 \
+	librte_net_e1000.so.23 librte_net_virtio.so.23 librte_net_pcap.so.23 > /dev/null ||
+	fail "guest-pmd-dir.sh"
 
 "$REPO/devtools/vm-run.sh" --quiet --timeout 420 "${KERNEL_ARG[@]}" --outdir "$RUN" \
 	"${NICS[@]}" -- "$HERE/guest-bypass.sh" "$MODEL" "$PMD" "${SESSIONS[@]}"

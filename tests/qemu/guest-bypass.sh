@@ -35,14 +35,14 @@ shift 2
 OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
 T0=$(date +%s)
 say() { echo "[qemu-guest +$(($(date +%s) - T0))s] $*"; }
-TP_LOG=
-TP_SESSION=
 die() {
 	say "FAILED: $*"
-	[ -n "$TP_LOG" ] && cp "$TP_LOG" "$OUT/testpmd-$TP_SESSION.log"
+	tp_save_log
 	exit 1
 }
 run() { "$@" || die "command failed: $*"; }
+# shellcheck source=tests/qemu/guest-testpmd.sh
+. "$(dirname "$0")/guest-testpmd.sh"
 
 PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 FRAMES="$OUT/frames.pcap"
@@ -85,26 +85,10 @@ echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 HP=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)
 [ "$HP" -ge 48 ] || die "only $HP hugepages"
 
-# EAL loads every .so of its plugin directory, 128 of them over 9p: under
-# TCG that alone takes about 40 s. The guest's /usr/lib is an overlay
-# (init.sh), so the directory is replaced by a tmpfs holding links to the
-# libraries testpmd itself links against (they live there on Debian) and
-# the few PMDs this test needs; nothing else is loaded.
-trim_pmds() {
-	local keep=() f
-	mkdir -p /run/pmds-keep
-	# What the dynamic loader needs from that directory for testpmd.
-	mapfile -t keep < <(ldd /usr/bin/dpdk-testpmd | awk -v d="$PMDS/" 'index($3, d) == 1 { print $1 }')
-	keep+=(librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23
-		librte_net_e1000.so.23 librte_net_virtio.so.23 librte_net_pcap.so.23)
-	run mount -t tmpfs -o mode=0755 pmds "$PMDS"
-	for f in "${keep[@]}"; do
-		[ -e "/mnt$PMDS/$f" ] || die "$PMDS/$f missing on the host"
-		ln -sf "/mnt$PMDS/$(readlink "/mnt$PMDS/$f" || echo "$f")" "$PMDS/$f"
-	done
-	say "plugin directory trimmed to ${#keep[@]} libraries"
-}
-trim_pmds
+# Only the PMDs this test needs in EAL's plugin directory: bypass.sh wrote
+# the links (tests/qemu/guest-pmd-dir.sh).
+[ -d "$OUT/pmds" ] || die "$OUT/pmds missing (bypass.sh writes it before the boot)"
+run mount --bind "$OUT/pmds" "$PMDS"
 
 {
 	echo "model $MODEL"
@@ -114,89 +98,8 @@ trim_pmds
 } > "$OUT/info.txt"
 : > "$OUT/runs.txt"
 
-# --- testpmd, driven through a FIFO; each command waits for its prompt.
-TP_PID=
-# The forwarding lcore prints asynchronously (a refused burst, say), even
-# in the middle of a prompt: such lines are cut out before prompts are
-# counted or output is read.
-tp_clean() {
-	perl -0777 -pe 's/(Preparing packet burst to transmit failed: [^\n]*|Port \d+: [a-z ]+ event)\n//g' "$TP_LOG"
-}
-tp_prompts() { tp_clean | grep -o 'testpmd> ' | wc -l; }
-TP_SEEN=0
-# tp CMD: send one command, wait (up to 120 s) until testpmd prompts again.
-tp() {
-	local want=$((TP_SEEN + 1)) t=0
-	echo "$*" >&3
-	while [ "$(tp_prompts)" -lt "$want" ]; do
-		kill -0 "$TP_PID" 2>/dev/null || die "testpmd died during '$*' (log: $TP_LOG)"
-		sleep 0.2
-		t=$((t + 1))
-		[ "$t" -lt 600 ] || die "testpmd did not answer '$*' in 120 s"
-	done
-	TP_SEEN=$want
-}
-# The output of the last command (everything after the previous prompt).
-tp_last() { tp_clean | awk -v n="$TP_SEEN" 'BEGIN { RS = "testpmd> " } NR == n { print }'; }
-
-start_testpmd() {
-	local session=$1 t
-	shift
-	# The log lives in the guest's tmpfs (it is read after every command;
-	# over 9p that is slow under TCG) and is copied to $OUT at the end.
-	TP_LOG="/run/testpmd-$session.log"
-	TP_SESSION=$session
-	rm -f /run/tp.fifo
-	mkfifo /run/tp.fifo
-	t=$(date +%s)
-	# stdout unbuffered: command output must come before the next prompt,
-	# which the cmdline library writes directly. No link state change
-	# events: they are printed asynchronously, in the middle of a prompt.
-	stdbuf -o0 -e0 dpdk-testpmd -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-$session" --iova-mode=pa \
-		-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" "$@" -- \
-		-i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256 < /run/tp.fifo > "$TP_LOG" 2>&1 &
-	TP_PID=$!
-	exec 3> /run/tp.fifo
-	TP_SEEN=0
-	while [ "$(tp_prompts)" -lt 1 ]; do
-		kill -0 "$TP_PID" 2>/dev/null || { tail -n 30 "$TP_LOG"; die "testpmd ($session) exited during start-up (log: $TP_LOG)"; }
-		sleep 0.5
-		[ $(($(date +%s) - t)) -lt 240 ] || die "testpmd ($session) not up after 240 s"
-	done
-	TP_SEEN=1
-	say "testpmd ($session) up in $(($(date +%s) - t)) s"
-}
-
-stop_testpmd() {
-	echo quit >&3
-	exec 3>&-
-	local t=0
-	while kill -0 "$TP_PID" 2>/dev/null; do
-		sleep 0.5
-		t=$((t + 1))
-		[ "$t" -lt 60 ] || { kill "$TP_PID"; die "testpmd did not quit"; }
-	done
-	wait "$TP_PID"
-	local rc=$?
-	cp "$TP_LOG" "$OUT/testpmd-$TP_SESSION.log"
-	[ "$rc" = 0 ] || die "testpmd exited with status $rc (log: $TP_LOG)"
-}
-
 # These set VAL instead of printing: tp must not run in a subshell (it
-# counts prompts in TP_SEEN).
-# port_id NAME: the testpmd port id of a device name.
-port_id() {
-	tp show port summary all
-	VAL=$(tp_last | awk -v n="$1" '$3 == n { print $1 }')
-}
-
-# port_counter PORT FIELD: RX-packets or TX-packets of "show port stats".
-port_counter() {
-	tp show port stats "$1"
-	VAL=$(tp_last | awk -v f="$2:" '{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }')
-	[[ $VAL =~ ^[0-9]+$ ]] || die "no $2 in 'show port stats $1'"
-}
-
+# keeps its place in testpmd's log).
 RUN_NO=0
 # one_run SESSION MODE PCAP_PORT TX_PORT
 one_run() {
@@ -214,8 +117,8 @@ one_run() {
 	tp clear port xstats "$txp"
 	# The pcap port re-reads its file from the start on every port start;
 	# testpmd runs with --no-flush-rx, or "start" would drain it first.
-	port_counter "$pp" RX-packets; rx0=$VAL
-	port_counter "$txp" TX-packets; tx0=$VAL
+	tp_counter "$pp" RX-packets; rx0=$VAL
+	tp_counter "$txp" TX-packets; tx0=$VAL
 	tp start
 	# Until all frames are sent, or all are read and the TX count stands
 	# still (frames the port refuses, as bare e1000 does tunnels, are
@@ -223,8 +126,8 @@ one_run() {
 	t=0 last=-1 still=0
 	while :; do
 		sleep 1
-		port_counter "$pp" RX-packets; rx=$VAL
-		port_counter "$txp" TX-packets; tx=$VAL
+		tp_counter "$pp" RX-packets; rx=$VAL
+		tp_counter "$txp" TX-packets; tx=$VAL
 		[ $((tx - tx0)) -ge "$NFRAMES" ] && break
 		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
 			still=$((still + 1))
@@ -236,8 +139,8 @@ one_run() {
 	done
 	tp stop
 	tp_last > "$OUT/fwd-stats-$RUN_NO.txt"
-	port_counter "$pp" RX-packets; rx=$VAL
-	port_counter "$txp" TX-packets; tx=$VAL
+	tp_counter "$pp" RX-packets; rx=$VAL
+	tp_counter "$txp" TX-packets; tx=$VAL
 	tp show port xstats "$txp"
 	tp_last > "$OUT/xstats-$RUN_NO.txt"
 	echo "run $RUN_NO $session $mode $peer $((tx - tx0)) $((rx - rx0))" >> "$OUT/runs.txt"
@@ -266,9 +169,13 @@ for spec in "$@"; do
 		;;
 	*) die "unknown session '$session' (bare, hwcsum)" ;;
 	esac
-	start_testpmd "$session" "${extra[@]}"
-	port_id net_pcap0; pp=$VAL
-	port_id "$tx_name"; txp=$VAL
+	# No link state change events: they are printed asynchronously, in
+	# the middle of a prompt.
+	tp_start "$session" -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-$session" --iova-mode=pa \
+		-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" "${extra[@]}" -- \
+		-i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256
+	tp_port_id net_pcap0; pp=$VAL
+	tp_port_id "$tx_name"; txp=$VAL
 	[ -n "$pp" ] && [ -n "$txp" ] || { tp_last; die "ports net_pcap0/$tx_name not found"; }
 	tp show port info "$txp"
 	tp_last > "$OUT/port-info-$session.txt"
@@ -276,7 +183,7 @@ for spec in "$@"; do
 	for mode in ${modes//,/ }; do
 		one_run "$session" "$mode" "$pp" "$txp"
 	done
-	stop_testpmd
+	tp_stop
 done
 say "done"
 exit 0

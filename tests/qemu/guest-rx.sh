@@ -37,14 +37,14 @@ shift 2
 OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
 T0=$(date +%s)
 say() { echo "[qemu-guest-rx +$(($(date +%s) - T0))s] $*"; }
-TP_LOG=
-TP_SESSION=
 die() {
 	say "FAILED: $*"
-	[ -n "$TP_LOG" ] && cp "$TP_LOG" "$OUT/testpmd-$TP_SESSION.log"
+	tp_save_log
 	exit 1
 }
 run() { "$@" || die "command failed: $*"; }
+# shellcheck source=tests/qemu/guest-testpmd.sh
+. "$(dirname "$0")/guest-testpmd.sh"
 
 PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 FRAMES="$OUT/rx-frames.pcap"
@@ -86,16 +86,10 @@ echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 HP=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)
 [ "$HP" -ge 48 ] || die "only $HP hugepages"
 
-# Only the PMDs this test needs in EAL's plugin directory (as guest-bypass.sh).
-keep=()
-mapfile -t keep < <(ldd /usr/bin/dpdk-testpmd | awk -v d="$PMDS/" 'index($3, d) == 1 { print $1 }')
-keep+=(librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23
-	librte_net_e1000.so.23 librte_net_virtio.so.23)
-run mount -t tmpfs -o mode=0755 pmds "$PMDS"
-for f in "${keep[@]}"; do
-	[ -e "/mnt$PMDS/$f" ] || die "$PMDS/$f missing on the host"
-	ln -sf "/mnt$PMDS/$(readlink "/mnt$PMDS/$f" || echo "$f")" "$PMDS/$f"
-done
+# Only the PMDs this test needs in EAL's plugin directory: rx.sh wrote the
+# links (tests/qemu/guest-pmd-dir.sh).
+[ -d "$OUT/pmds" ] || die "$OUT/pmds missing (rx.sh writes it before the boot)"
+run mount --bind "$OUT/pmds" "$PMDS"
 
 # inject FILE|marker: write every frame of the pcap to NIC 1, raw.
 inject() {
@@ -120,69 +114,6 @@ for i, f in enumerate(frames):
         time.sleep(0.05)  # let testpmd drain the RX ring under TCG
 print("injected %d frames on %s" % (len(frames), ifname))
 EOF
-}
-
-# --- testpmd, driven through a FIFO; each command waits for its prompt.
-TP_PID=
-tp_clean() { perl -0777 -pe 's/(Port \d+: [a-z ]+ event)\n//g' "$TP_LOG"; }
-tp_prompts() { tp_clean | grep -o 'testpmd> ' | wc -l; }
-TP_SEEN=0
-tp() {
-	local want=$((TP_SEEN + 1)) t=0
-	echo "$*" >&3
-	while [ "$(tp_prompts)" -lt "$want" ]; do
-		kill -0 "$TP_PID" 2>/dev/null || die "testpmd died during '$*' (log: $TP_LOG)"
-		sleep 0.2
-		t=$((t + 1))
-		[ "$t" -lt 600 ] || die "testpmd did not answer '$*' in 120 s"
-	done
-	TP_SEEN=$want
-}
-tp_last() { tp_clean | awk -v n="$TP_SEEN" 'BEGIN { RS = "testpmd> " } NR == n { print }'; }
-
-start_testpmd() {
-	local session=$1 t
-	shift
-	TP_LOG="/run/testpmd-$session.log"
-	TP_SESSION=$session
-	rm -f /run/tp.fifo
-	mkfifo /run/tp.fifo
-	t=$(date +%s)
-	stdbuf -o0 -e0 dpdk-testpmd -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-rx-$session" --iova-mode=pa \
-		-a "$BDF" "$@" -- \
-		-i $RX_CKSUM_OPT --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256 \
-		< /run/tp.fifo > "$TP_LOG" 2>&1 &
-	TP_PID=$!
-	exec 3> /run/tp.fifo
-	TP_SEEN=0
-	while [ "$(tp_prompts)" -lt 1 ]; do
-		kill -0 "$TP_PID" 2>/dev/null || { tail -n 30 "$TP_LOG"; die "testpmd ($session) exited during start-up"; }
-		sleep 0.5
-		[ $(($(date +%s) - t)) -lt 240 ] || die "testpmd ($session) not up after 240 s"
-	done
-	TP_SEEN=1
-	say "testpmd ($session) up in $(($(date +%s) - t)) s"
-}
-
-stop_testpmd() {
-	echo quit >&3
-	exec 3>&-
-	local t=0
-	while kill -0 "$TP_PID" 2>/dev/null; do
-		sleep 0.5
-		t=$((t + 1))
-		[ "$t" -lt 60 ] || { kill "$TP_PID"; die "testpmd did not quit"; }
-	done
-	wait "$TP_PID"
-	local rc=$?
-	cp "$TP_LOG" "$OUT/testpmd-$TP_SESSION.log"
-	[ "$rc" = 0 ] || die "testpmd exited with status $rc"
-}
-
-rx_packets() {
-	tp show port stats "$1"
-	VAL=$(tp_last | awk '{ for (i = 1; i < NF; i++) if ($i == "RX-packets:") { print $(i + 1); exit } }')
-	[[ $VAL =~ ^[0-9]+$ ]] || die "no RX-packets in 'show port stats $1'"
 }
 
 NFRAMES=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$OUT/rx-frames.json")
@@ -211,9 +142,10 @@ for session in "$@"; do
 	if [ "$MODEL" = virtio ] && [ "$session" = bare ]; then
 		RX_CKSUM_OPT= RX_OFFLOAD_CMDS=1
 	fi
-	start_testpmd "$session" "${extra[@]}"
-	tp show port summary all
-	p=$(tp_last | awk -v n="$name" '$3 == n { print $1 }')
+	tp_start "$session" -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-rx-$session" --iova-mode=pa \
+		-a "$BDF" "${extra[@]}" -- \
+		-i $RX_CKSUM_OPT --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256
+	tp_port_id "$name"; p=$VAL
 	[ -n "$p" ] || { tp_last; die "port $name not found"; }
 	tp port stop all
 	tp csum parse-tunnel on "$p"
@@ -254,7 +186,7 @@ for session in "$@"; do
 	t=0
 	while :; do
 		sleep 1
-		rx_packets "$p"
+		tp_counter "$p" RX-packets
 		[ "$VAL" -ge "$NFRAMES" ] && break
 		t=$((t + 1))
 		[ "$t" -lt 20 ] || break
@@ -264,12 +196,12 @@ for session in "$@"; do
 	tp_last > "$OUT/fwd-stats-$session.txt"
 	tp show port stats "$p"
 	tp_last > "$OUT/stats-$session.txt"
-	rx_packets "$p"
+	tp_counter "$p" RX-packets
 	tp show port xstats "$p"
 	tp_last > "$OUT/xstats-$session.txt"
 	echo "session $session $VAL" >> "$OUT/sessions.txt"
 	say "session $session: port $p received $VAL of $NFRAMES"
-	stop_testpmd
+	tp_stop
 done
 say "done"
 exit 0

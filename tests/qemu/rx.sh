@@ -7,7 +7,7 @@
 # net_hwcsum on it must report exactly the expected Bad-* counts, and
 # hwcsum's xstats must show which verdicts came from the device.
 #
-#   tests/qemu/rx.sh MODEL PMD_SO RESULTS_DIR [--kernel DIR] [--expect-tamper]
+#   tests/qemu/rx.sh MODEL PMD_SO RESULTS_DIR [--kernel DIR] [--sessions LIST] [--expect-tamper]
 #
 # MODEL: e1000 (QEMU 82540EM: the model never verifies RX checksums),
 # e1000e (82574L: QEMU's model verifies the outermost IPv4 header and
@@ -30,6 +30,8 @@
 # for an skb that is CHECKSUM_UNNECESSARY, and a frame forwarded from
 # another tap is not, so virtio's device verdict never appears this way).
 #
+# --sessions LIST: the testpmd sessions, in order (default "bare,hwcsum";
+# make test runs "hwcsum" alone, the bare control is in suite qemu-full).
 # --expect-tamper: add 1 to one expected count (the suite must then fail;
 # shows that the comparison is real).
 #
@@ -39,16 +41,23 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-usage="usage: rx.sh MODEL PMD_SO RESULTS_DIR [--kernel DIR] [--expect-tamper]"
+usage="usage: rx.sh MODEL PMD_SO RESULTS_DIR [--kernel DIR] [--sessions LIST] [--expect-tamper]"
 MODEL=${1:?$usage}
 PMD=${2:?$usage}
 RESULTS=${3:?$usage}
 shift 3
 KERNEL_ARG=()
 ANALYZE_ARGS=()
+SESSIONS=bare,hwcsum
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) KERNEL_ARG=(--kernel "$2"); shift ;;
+	--sessions)
+		[[ ${2:-} =~ ^(bare|hwcsum)(,(bare|hwcsum))*$ ]] ||
+			{ echo "rx: --sessions takes bare and/or hwcsum, comma-separated (got '${2:-}')" >&2; exit 2; }
+		SESSIONS=$2
+		shift
+		;;
 	--expect-tamper) ANALYZE_ARGS+=(--tamper) ;;
 	*) echo "rx: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -80,6 +89,8 @@ mkdir -p "$RUN"
 # NIC 0's MAC (vm-run.sh: 52:54:00:12:34:10 + index).
 /usr/bin/python3 "$HERE/gen-rx-frames.py" 52:54:00:12:34:10 "$RUN/rx-frames.pcap" \
 	"$RUN/rx-frames.json" || fail "gen-rx-frames.py"
+"$HERE/guest-pmd-dir.sh" "$RUN" librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23 \
+	librte_net_e1000.so.23 librte_net_virtio.so.23 > /dev/null || fail "guest-pmd-dir.sh"
 
 # virtio: vm-run.sh's tap namespace has a bridge, and the host's
 # br_netfilter (bridge-nf-call-iptables=1, the default of every new
@@ -109,7 +120,7 @@ if [ "$MODEL" = virtio ]; then
 fi
 
 "$REPO/devtools/vm-run.sh" --quiet --timeout 300 "${KERNEL_ARG[@]}" --outdir "$RUN" \
-	"${NICS[@]}" -- "$HERE/guest-rx.sh" "$MODEL" "$PMD" bare hwcsum
+	"${NICS[@]}" -- "$HERE/guest-rx.sh" "$MODEL" "$PMD" ${SESSIONS//,/ }
 rc=$?
 [ -n "$NETNS_HELPER" ] && { kill "$NETNS_HELPER" 2> /dev/null; wait "$NETNS_HELPER" 2> /dev/null; cat "$RUN/netns-ready" 2> /dev/null; }
 grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
