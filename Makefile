@@ -6,18 +6,19 @@
 #   make asan     build and run the fast suites with ASan + UBSan
 #   make bench    the benchmarks (tables, JSON and plots in build/bench/)
 #   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well
+#   make qemu-full    the QEMU bypass suites with the bare driver's sessions
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 MESON_TEST  = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 # Suites kept out of `make test` for its 30-minute budget (own targets below).
-LONG_SUITES = --no-suite kernel-6.12-full
+LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full
 # UBSan only prints by default; a report must fail the test. The install
 # suite checks where files go, not memory: the normal build runs it.
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --no-suite install
 
-.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 clean
+.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full clean
 
 all: build
 
@@ -64,6 +65,13 @@ bench: build
 kernel-6.12: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
 	-$(MESON_TEST) --suite kernel-6.12-full
+	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
+
+# The QEMU bypass suites in full: the bare driver's sessions (the control)
+# beside hwcsum's (tables in build/tests/qemu/full/).
+qemu-full: build
+	@rm -f $(BUILD)/meson-logs/testlog.json
+	-$(MESON_TEST) --suite qemu-full
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
 
 clean:
