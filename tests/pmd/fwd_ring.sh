@@ -19,6 +19,12 @@ ports=$(echo "$OUT" | awk '/^Number of available ports:/ { print $NF }')
 echo "$OUT" | grep -q "net_ring" &&
 	fail "an owned sub-port is visible to testpmd" || pass "sub-ports hidden"
 
+# Closing hwcsum closes its stopped sub-port without stopping it again
+# (ethdev logs "already stopped" for that).
+echo "$OUT" | grep -q "already stopped" &&
+	fail "a port was stopped twice at close: $(echo "$OUT" | grep "already stopped" | head -n1)" ||
+	pass "each port stopped once"
+
 for port in 2 3; do
 	read -r rx tx < <(fwd_stats $port)
 	if [ "$tx" = "$EXPECT" ] && [ "$rx" = "$EXPECT" ]; then

@@ -142,10 +142,13 @@ hwcsum_sub_close(struct rte_eth_dev *dev)
 	if (priv->sub_closed)
 		return 0;
 	hwcsum_sub_disown(dev);
-	ret = rte_eth_dev_stop(priv->sub_port);
-	if (ret != 0)
-		HWCSUM_LOG(WARNING, "%s: stopping sub-port %s: %s",
-			   dev->data->name, priv->sub_name, rte_strerror(-ret));
+	/* Usually stopped with hwcsum already: stopping twice makes ethdev log. */
+	if (rte_eth_devices[priv->sub_port].data->dev_started) {
+		ret = rte_eth_dev_stop(priv->sub_port);
+		if (ret != 0)
+			HWCSUM_LOG(WARNING, "%s: stopping sub-port %s: %s",
+				   dev->data->name, priv->sub_name, rte_strerror(-ret));
+	}
 	ret = rte_eth_dev_close(priv->sub_port);
 	if (ret != 0)
 		HWCSUM_LOG(ERR, "%s: closing sub-port %s failed: %s",
