@@ -49,17 +49,37 @@ is_our_port(uint16_t port)
 	return false;
 }
 
+/* Which RX flags carry hwcsum's verdict on a tunnel's outer or inner L4. */
+struct l4_verdict_bits {
+	uint64_t mask, good, bad;
+};
+static const struct l4_verdict_bits outer_l4_bits = {
+	RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK, RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD,
+	RTE_MBUF_F_RX_OUTER_L4_CKSUM_BAD,
+};
+static const struct l4_verdict_bits inner_l4_bits = {
+	RTE_MBUF_F_RX_L4_CKSUM_MASK, RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+	RTE_MBUF_F_RX_L4_CKSUM_BAD,
+};
+
 /*
- * Verify an L4 checksum from hwcsum's COMPLETE sum (headers only); without
- * one, sum here. 1 good, 0 bad, 2 none, < 0 headers that do not add up.
+ * An L4 checksum of a tunnel hwcsum classified: its verdict when hwcsum's
+ * RX already gave one (it verified from its COMPLETE sum, or kept the
+ * device's), else from the COMPLETE sum here (headers only), else summed
+ * here. 1 good, 0 bad, 2 none, < 0 headers that do not add up.
  */
 static int
 verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
-	  uint32_t l4_off, uint8_t proto)
+	  uint32_t l4_off, uint8_t proto, const struct l4_verdict_bits *bits)
 {
+	uint64_t verdict = m->ol_flags & bits->mask;
 	uint32_t sum;
 	int ret;
 
+	if (verdict == bits->good || verdict == bits->bad) {
+		w->stats.verify_flags++;
+		return verdict == bits->good;
+	}
 	ret = rte_pmd_hwcsum_rx_verify_l4(&gw_dyn, m, l3_off, l4_off);
 	if (ret != -ENODATA) {
 		w->stats.verify_hw++;
@@ -119,7 +139,7 @@ verify_inner(struct gw_worker *w, struct rte_mbuf *m, uint32_t off,
 		return -1;
 	if (in.l4_off + (in.l4_proto == IPPROTO_TCP ? 20 : 8) > m->data_len)
 		return GW_DROP_MALFORMED;
-	ret = verify_l4(w, m, in.l3_off, in.l4_off, in.l4_proto);
+	ret = verify_l4(w, m, in.l3_off, in.l4_off, in.l4_proto, &inner_l4_bits);
 	if (ret < 0)
 		return GW_DROP_MALFORMED;
 	return ret == 0 ? GW_DROP_INNER_CSUM : -1;
@@ -163,7 +183,8 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 	if (walk.ip_version == 4 && !csum_ipv4_hdr_ok(p + walk.l3_off))
 		return GW_DROP_OUTER_CSUM;
 	if (udp->dgram_cksum != 0) {
-		ret = verify_l4(w, m, walk.l3_off, walk.l4_off, IPPROTO_UDP);
+		ret = verify_l4(w, m, walk.l3_off, walk.l4_off, IPPROTO_UDP,
+				&outer_l4_bits);
 		if (ret < 0)
 			return GW_DROP_MALFORMED;
 		if (ret == 0)

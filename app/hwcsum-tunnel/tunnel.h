@@ -90,6 +90,7 @@ struct gw_lcore_stats {
 	uint64_t outer_lco;		/* outer UDP checksum by LCO */
 	uint64_t outer_partial;		/* outer UDP checksum asked of hwcsum */
 	uint64_t outer_zero;
+	uint64_t verify_flags;		/* hwcsum's RX verdict taken */
 	uint64_t verify_hw;		/* verified from the COMPLETE sum */
 	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
 	uint64_t drops[GW_NB_DROPS];
