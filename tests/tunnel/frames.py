@@ -5,6 +5,8 @@
 frames.py gen DIR       inner_<t>.pcap (sent), expect_<t>.pcap (what must
                         come back after encap + decap), bad.pcap (underlay
                         packets each dropped for one reason), empty.pcap
+frames.py split FILE N  FILE.q<i>.pcap: every N-th frame, for N queues
+frames.py compare-queues DIR N NAME...  back_NAME.q<i>.pcap hold expect_NAME
 frames.py compare DIR NAME...  expect_NAME.pcap and back_NAME.pcap equal,
                         byte for byte, for each tunnel NAME
 frames.py gue DIR       strip outer + GUE headers of under.pcap into
@@ -170,6 +172,32 @@ def compare(d, names):
     return failed
 
 
+def split(path, n):
+    """path.q<i>.pcap for i < n: frame k goes to queue k % n."""
+    frames = rdpcap(path)
+    base = path[:-len(".pcap")]
+    for i in range(n):
+        wrpcap("%s.q%d.pcap" % (base, i), frames[i::n])
+
+
+def compare_queues(d, n, names):
+    """back_NAME.q<i>.pcap together hold expect_NAME.pcap: every frame, byte
+    for byte, each once (queues keep no order between them)."""
+    failed = 0
+    for name in names:
+        want = sorted(bytes(p) for p in rdpcap(os.path.join(d, "expect_%s.pcap" % name)))
+        got = []
+        for i in range(n):
+            got += [bytes(p) for p in rdpcap(os.path.join(d, "back_%s.q%d.pcap" % (name, i)))]
+        if sorted(got) == want and want:
+            print("ok: round trip %s over %d queues: identical, %d frames" % (name, n, len(want)))
+        else:
+            failed += 1
+            print("FAIL: round trip %s over %d queues: sent %d frames, got %d back (%d differ)"
+                  % (name, n, len(want), len(got), len(set(want) ^ set(got))))
+    return failed
+
+
 def gue(d):
     out = []
     for p in rdpcap(os.path.join(d, "under.pcap")):
@@ -191,5 +219,9 @@ if __name__ == "__main__":
         gue(sys.argv[2])
     elif cmd == "compare":
         sys.exit(compare(sys.argv[2], sys.argv[3:]))
+    elif cmd == "split":
+        split(sys.argv[2], int(sys.argv[3]))
+    elif cmd == "compare-queues":
+        sys.exit(compare_queues(sys.argv[2], int(sys.argv[3]), sys.argv[4:]))
     else:
         sys.exit("unknown command " + cmd)
