@@ -154,9 +154,37 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 	return true;
 }
 
-static int
-encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf *m)
+/*
+ * Room for len bytes of outer headers in front of *mp: its headroom, or,
+ * when that is too small (long GENEVE options), an mbuf of their own
+ * chained in front, which becomes *mp. NULL when there is neither.
+ */
+static uint8_t *
+outer_room(struct gw_worker *w, struct rte_mbuf **mp, uint16_t len)
 {
+	struct rte_mbuf *head;
+	uint8_t *hdr;
+
+	hdr = (uint8_t *)rte_pktmbuf_prepend(*mp, len);
+	if (hdr != NULL || !gw_cfg.underlay_chains)
+		return hdr;
+	head = rte_pktmbuf_alloc(gw_pool());
+	if (head == NULL)
+		return NULL;
+	hdr = (uint8_t *)rte_pktmbuf_append(head, len);
+	if (hdr == NULL || rte_pktmbuf_chain(head, *mp) != 0) {
+		rte_pktmbuf_free(head);
+		return NULL;
+	}
+	*mp = head;
+	w->stats.outer_chained++;
+	return hdr;
+}
+
+static int
+encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
+{
+	struct rte_mbuf *m = *mp;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint16_t in_start = 0, in_offset = 0, udp_len;
 	struct csum_walk walk;
@@ -175,9 +203,10 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf *m)
 		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 		in_start -= RTE_ETHER_HDR_LEN;
 	}
-	hdr = (uint8_t *)rte_pktmbuf_prepend(m, t->hdr_len);
+	hdr = outer_room(w, mp, t->hdr_len);
 	if (hdr == NULL)
 		return GW_DROP_NO_HEADROOM;
+	m = *mp;
 	memcpy(hdr, t->hdr, t->hdr_len);
 	if (t->type == GW_GUE)
 		hdr[t->tun_off + 1] = walk.ip_version == 4 ? IPPROTO_IPIP : IPPROTO_IPV6;
@@ -228,7 +257,7 @@ gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 	uint16_t i, nb = 0;
 
 	for (i = 0; i < n; i++) {
-		int drop = encap_one(w, t, pkts[i]);
+		int drop = encap_one(w, t, &pkts[i]);
 
 		if (drop >= 0) {
 			w->stats.drops[drop]++;

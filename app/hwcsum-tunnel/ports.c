@@ -132,6 +132,12 @@ port_setup(uint16_t port, const char *name, uint16_t nq, bool underlay)
 			info.max_tx_queues, nq);
 		return -EINVAL;
 	}
+	/* Outer headers longer than the headroom (GENEVE options) go in an
+	 * mbuf chained in front: only where the port takes chains. */
+	if (underlay && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+		gw_cfg.underlay_chains = true;
+	}
 	/* Asking for RX checksums is what turns hwcsum's receive work on. */
 	if (underlay)
 		conf.rxmode.offloads = info.rx_offload_capa &
@@ -336,6 +342,12 @@ gw_ports_close(void)
 {
 	while (nb_opened > 0)
 		port_close(opened[--nb_opened]);
+}
+
+struct rte_mempool *
+gw_pool(void)
+{
+	return pool;
 }
 
 /* mbufs not in the pool (caches included); -1 without a pool. */

@@ -59,6 +59,7 @@ stats_cb(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_u64(d, "outer_lco", s.outer_lco);
 	rte_tel_data_add_dict_u64(d, "outer_hwcsum", s.outer_partial);
 	rte_tel_data_add_dict_u64(d, "outer_zero", s.outer_zero);
+	rte_tel_data_add_dict_u64(d, "outer_chained", s.outer_chained);
 	rte_tel_data_add_dict_u64(d, "verify_hwcsum", s.verify_flags);
 	rte_tel_data_add_dict_u64(d, "verify_complete", s.verify_hw);
 	rte_tel_data_add_dict_u64(d, "verify_sw", s.verify_sw);

@@ -67,6 +67,7 @@ struct gw_config {
 	uint16_t inner_ports[GW_MAX_INNER];
 	unsigned int nb_inner;
 	unsigned int nb_queues;
+	bool underlay_chains;		/* the underlay takes mbuf chains */
 };
 
 /* Why a packet was dropped (every dropped mbuf is freed and counted). */
@@ -90,6 +91,7 @@ struct gw_lcore_stats {
 	uint64_t outer_lco;		/* outer UDP checksum by LCO */
 	uint64_t outer_partial;		/* outer UDP checksum asked of hwcsum */
 	uint64_t outer_zero;
+	uint64_t outer_chained;		/* outer headers in an mbuf of their own */
 	uint64_t verify_flags;		/* hwcsum's RX verdict taken */
 	uint64_t verify_hw;		/* verified from the COMPLETE sum */
 	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
@@ -130,6 +132,7 @@ int gw_tunnel_ports_add(struct gw_config *cfg);
 void gw_tunnel_ports_del(struct gw_config *cfg);
 void gw_ports_close(void);
 int gw_pool_in_use(void);
+struct rte_mempool *gw_pool(void);
 void gw_pool_free(void);
 unsigned int gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m);
 

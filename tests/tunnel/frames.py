@@ -29,7 +29,11 @@ TUNNELS = [
     ("vx6", "vxlan", 101, 6, {}),
     ("gn4", "geneve", 200, 4, {"geneve_opt": ["0x0102:0x80:11223344",
                                               "0x0103:0x01:aabbccdd00112233"]}),
-    ("gn6", "geneve", 201, 6, {"geneve_opt": ["0xffff:0x7f:01020304"]}),
+    # 128 option bytes: 198 bytes of outer headers, more than the 128 of
+    # headroom, so the gateway chains them in an mbuf of their own (two
+    # options: rte_cfgfile keeps at most 255 characters of a value).
+    ("gn6", "geneve", 201, 6, {"geneve_opt": ["0xffff:0x7f:" + "01020304" * 15,
+                                              "0xffff:0x7e:" + "a0b0c0d0" * 15]}),
     ("gpe4", "vxlan-gpe", 300, 4, {}),
     ("gpe6", "vxlan-gpe", 301, 6, {}),
     ("gue4", "gue", None, 4, {"inner_dst_mac": HOST_MAC, "inner_src_mac": VM_MAC}),

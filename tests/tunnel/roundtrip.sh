@@ -62,7 +62,7 @@ ck '$1 ~ /^eth:ethertype:ip:udp:vxlan:eth:ethertype:ip:udp/ && $5 ~ /,1$/' "VXLA
 ck '$1 ~ /ipv6:udp:vxlan/ && $5 ~ /^1/' "VXLAN/IPv6, outer checksum good"
 ck '$1 ~ /ip:udp:geneve.*tcp/ && $5 == "1" && $6 == "1"' "GENEVE/IPv4, outer UDP and inner TCP good"
 ck '$7 == "0x0102,0x0103"' "GENEVE options 0x0102 and 0x0103"
-ck '$1 ~ /ipv6:udp:geneve/ && $7 == "0xffff"' "GENEVE/IPv6 with option 0xffff"
+ck '$1 ~ /ipv6:udp:geneve/ && $7 == "0xffff,0xffff"' "GENEVE/IPv6 with two 64-byte options 0xffff"
 ck '$2 ~ /^4790,/ && $5 == "1,1"' "VXLAN-GPE, outer and inner UDP good"
 ck '$1 ~ /^eth:ethertype:ip:udp/ && $2 == "6080" && $5 == "1"' "GUE/IPv4, outer good"
 ck '$1 ~ /^eth:ethertype:ipv6:udp/ && $2 == "6080" && $5 == "1"' "GUE/IPv6, outer good"
@@ -79,6 +79,7 @@ nz=$(awk -F'|' '$8 != "100" && $4 ~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
 	fail "outer checksums: $z non-zero in vx4, $nz zero elsewhere"
 expect_in "$WORK/encap.log" "inner partial [1-9]" "inner CHECKSUM_PARTIAL kept for hwcsum"
 expect_in "$WORK/encap.log" "outer lco [1-9]" "outer checksum by LCO"
+expect_in "$WORK/encap.log" "outer headers chained [1-9]" "gn6's long options: outer headers chained in front"
 
 # 2. decapsulate what was encapsulated
 run_gw decap $(vdevs "$WORK/under.pcap" "$WORK/under_out.pcap" "$WORK/empty.pcap" \
