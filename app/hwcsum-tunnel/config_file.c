@@ -92,6 +92,16 @@ check_syntax(const char *path)
 		n++;
 		if (*s == '\0' || *s == ';' || *s == '#')
 			continue;
+		if (*s != '[' && strchr(s, '=') != NULL && *s != '=' &&
+		    strlen(trim(strchr(s, '=') + 1)) >= CFG_VALUE_LEN) {
+			/* rte_cfgfile would cut it short without a word. */
+			fprintf(stderr, "hwcsum-tunnel: %s:%u: value of %zu characters, "
+				"rte_cfgfile keeps at most %d (split a long "
+				"geneve_opt into several)\n", path, n,
+				strlen(trim(strchr(s, '=') + 1)), CFG_VALUE_LEN - 1);
+			ret = -EINVAL;
+			continue;
+		}
 		if ((*s == '[' && strchr(s, ']') != NULL) ||
 		    (*s != '[' && strchr(s, '=') != NULL && *s != '='))
 			continue;

@@ -57,6 +57,8 @@ bad_ini dup_inner "${F}dup_inner.ini:13 \[tunnel:b\]: key 'inner_port': 'net_hwc
 bad_ini v6_nocsum "${F}v6_nocsum.ini:6 \[tunnel:a\]: key 'udp_csum': must be on over IPv6" \
 	's/^local = .*/local = 2001:db8::1/; s/^remote = .*/remote = 2001:db8::2/; $a udp_csum = off'
 bad_ini syntax "${F}syntax.ini:9: not a \[section\], key = value" '8a this line is wrong'
+bad_ini long_value "${F}long_value.ini:8: value of 256 characters, rte_cfgfile keeps at most 255" \
+	's/^type = vxlan/type = geneve/; 8i geneve_opt = 0x1:0x2:01020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304010203040102030401020304'
 bad_ini no_underlay "no underlay port" '/^underlay/d'
 
 "$GW" -- -f "$WORK/none.ini" >"$WORK/nofile.log" 2>&1
