@@ -179,6 +179,8 @@ run() {
 	# tunnel-linux-geneve-guest runs these in a QEMU guest.
 	geneve4-csum) variant $1 "type geneve id 4242 remote 192.0.2.1 dstport 6081 udpcsum" \
 		"type=geneve,vni=4242,$V4,udp_csum=on" ;;
+	geneve4-zero) variant $1 "type geneve id 4242 remote 192.0.2.1 dstport 6081 noudpcsum" \
+		"type=geneve,vni=4242,$V4,udp_csum=off" ;;
 	geneve6-csum) variant $1 "type geneve id 4343 remote 2001:db8::1 dstport 6081 udpcsum" \
 		"type=geneve,vni=4343,$V6" ;;
 	*) fail "unknown variant $1" ;;
