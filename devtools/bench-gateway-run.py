@@ -41,7 +41,6 @@ usage: bench-gateway-run.py --gateway PATH --pmd-so SO --outdir DIR [--json PATH
 """
 import argparse
 import importlib.util
-import json
 import os
 import re
 import statistics
@@ -410,10 +409,7 @@ def main(argv):
         "duration_s": round(elapsed, 1),
         "cases": cases,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
-    with open(json_path, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
+    bpr.write_json(json_path, doc)
     print("JSON: %s" % json_path)
     return 0
 

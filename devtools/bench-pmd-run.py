@@ -353,6 +353,14 @@ def summarize(samples):
     return cases
 
 
+def write_json(path, doc):
+    """The benchmark's result document, indented, where --json said."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--pmd-so", required=True)
@@ -443,10 +451,7 @@ def main(argv):
         "targets": {"tx_sw_path_1500": 3.0, "pass_through_min": 0.95},
         "cases": cases,
     }
-    os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
-    with open(json_path, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
+    write_json(json_path, doc)
     print("\nJSON: %s" % json_path)
     return 0
 
