@@ -195,6 +195,10 @@ gw_tunnel_set(struct gw_tunnel *t, const char *key, const char *value,
 	} else if (!strcmp(key, "udp6_zero_csum_rx")) {
 		if (parse_bool(value, &t->udp6_zero_csum_rx))
 			return bad(where, key, value, "on or off");
+	} else if (!strcmp(key, "gpe_payload")) {
+		if (strcmp(value, "ethernet") && strcmp(value, "ip"))
+			return bad(where, key, value, "ethernet or ip");
+		t->gpe_ip = !strcmp(value, "ip");
 	} else if (!strcmp(key, "geneve_opt")) {
 		if (parse_geneve_opt(t, value))
 			return bad(where, key, value,
@@ -235,6 +239,11 @@ gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
 		return missing(where, "vni");
 	if (t->type != GW_GENEVE && t->opts_len != 0) {
 		fprintf(stderr, "hwcsum-tunnel: %s: key 'geneve_opt': only for type geneve\n",
+			where);
+		return -EINVAL;
+	}
+	if (t->type != GW_VXLAN_GPE && t->gpe_ip) {
+		fprintf(stderr, "hwcsum-tunnel: %s: key 'gpe_payload': only for type vxlan-gpe\n",
 			where);
 		return -EINVAL;
 	}
@@ -471,7 +480,10 @@ gw_usage(const char *prog)
 "    udp6_zero_csum_rx  on | off: accept a zero outer IPv6 UDP checksum\n"
 "    ttl          outer TTL / hop limit (default 64)\n"
 "    geneve_opt   class:type:hexdata, repeatable (geneve only)\n"
-"    inner_dst_mac, inner_src_mac  Ethernet header rebuilt for gue\n"
+"    gpe_payload  ethernet | ip: what VXLAN-GPE carries (default ethernet;\n"
+"                 ip is what Linux's vxlan gpe devices send)\n"
+"    inner_dst_mac, inner_src_mac  Ethernet header rebuilt for gue and\n"
+"                 for vxlan-gpe with gpe_payload=ip\n"
 "\n"
 "STATISTICS\n"
 "    Once per interval: pps and bit/s per port, encapsulated, decapsulated,\n"

@@ -203,7 +203,8 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 	} else {
 		struct rte_ether_hdr *eth;
 
-		/* GUE carries IP: an Ethernet header from the tunnel's keys. */
+		/* GUE and VXLAN-GPE carrying IP: an Ethernet header from the
+		 * tunnel's keys. */
 		eth = (struct rte_ether_hdr *)rte_pktmbuf_adj(m,
 				inner_off - RTE_ETHER_HDR_LEN);
 		eth->dst_addr = t->inner_dst_mac;

@@ -63,9 +63,10 @@ gw_encap_prepare(struct gw_tunnel *t)
 		memcpy(tun + 8, t->opts, t->opts_len);
 		t->hdr_len = t->tun_off + 8 + t->opts_len;
 		break;
-	case GW_VXLAN_GPE:	/* I and P flags, next protocol Ethernet */
+	case GW_VXLAN_GPE:	/* I and P flags; next protocol Ethernet, or
+				 * IPv4/IPv6 filled per packet */
 		tun[0] = 0x0c;
-		tun[3] = 0x03;
+		tun[3] = t->gpe_ip ? 0 : 0x03;
 		t->hdr_len = t->tun_off + 8;
 		break;
 	default:		/* GUE version 0: protocol filled per packet */
@@ -196,8 +197,8 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 	ip_ok = csum_walk_eth(p, m->data_len, m->pkt_len, 0, &walk) == CSUM_WALK_OK;
 	hash = inner_hash(p, &walk, ip_ok);
 	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
-	if (t->type == GW_GUE) {
-		/* GUE carries the IP packet, without its Ethernet header. */
+	if (t->type == GW_GUE || t->gpe_ip) {
+		/* The IP packet, without its Ethernet header. */
 		if (!ip_ok || walk.n_vlans != 0)
 			return GW_DROP_NOT_IP;
 		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
@@ -210,6 +211,8 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 	memcpy(hdr, t->hdr, t->hdr_len);
 	if (t->type == GW_GUE)
 		hdr[t->tun_off + 1] = walk.ip_version == 4 ? IPPROTO_IPIP : IPPROTO_IPV6;
+	else if (t->gpe_ip)	/* draft-ietf-nvo3-vxlan-gpe: 1 IPv4, 2 IPv6 */
+		hdr[t->tun_off + 3] = walk.ip_version == 4 ? 0x01 : 0x02;
 	udp_len = m->pkt_len - t->l4_off;
 	if (t->family == AF_INET) {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(hdr + t->l3_off);

@@ -41,8 +41,10 @@ struct gw_tunnel {
 	struct rte_ether_addr remote_mac;
 	struct rte_ether_addr local_mac;
 	bool local_mac_set;
-	/* GUE carries IP: the Ethernet header rebuilt on decapsulation. */
+	/* GUE, and VXLAN-GPE with gpe_payload=ip, carry IP: the Ethernet
+	 * header is rebuilt on decapsulation. */
 	struct rte_ether_addr inner_dst_mac, inner_src_mac;
+	bool gpe_ip;			/* VXLAN-GPE next protocol IPv4/IPv6 */
 	uint16_t dst_port;
 	uint16_t src_min, src_max;
 	uint8_t ttl;

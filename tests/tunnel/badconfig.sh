@@ -47,6 +47,8 @@ bad_ini mixed_family "${F}mixed_family.ini:11 \[tunnel:a\]: key 'remote': .*one 
 bad_ini bad_mac "${F}bad_mac.ini:12 \[tunnel:a\]: key 'remote_mac': bad value" 's/^remote_mac = .*/remote_mac = 02:00:00:00:00/'
 bad_ini bad_bool "${F}bad_bool.ini:13 \[tunnel:a\]: key 'udp_csum': bad value 'maybe'" '$a udp_csum = maybe'
 bad_ini bad_opt "${F}bad_opt.ini:8 \[tunnel:a\]: key 'geneve_opt': bad value '0x1:0x2:abc'" 's/^type = vxlan/type = geneve/; 8i geneve_opt = 0x1:0x2:abc'
+bad_ini bad_gpe_payload "${F}bad_gpe_payload.ini:8 \[tunnel:a\]: key 'gpe_payload': bad value 'ipv4'" 's/^type = vxlan/type = vxlan-gpe/; 8i gpe_payload = ipv4'
+bad_ini gpe_payload_vxlan "${F}gpe_payload_vxlan.ini:6 \[tunnel:a\]: key 'gpe_payload': only for type vxlan-gpe" '8i gpe_payload = ip'
 bad_ini bad_global "${F}bad_global.ini:4 \[global\]: key 'mbufs': bad value '12x'" '3a mbufs = 12x'
 bad_ini missing_key "${F}missing_key.ini:6 \[tunnel:a\]: missing required key 'remote_mac'" '/^remote_mac/d'
 bad_ini missing_vni "${F}missing_vni.ini:6 \[tunnel:a\]: missing required key 'vni'" '/^vni/d'
