@@ -320,14 +320,22 @@ csum_mbuf_ipv4_hdr_fill(struct rte_mbuf *m, uint32_t l3_off)
 	return csum_mbuf_write(m, l3_off + 10, sizeof(check), &check);
 }
 
-int
-csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
-		    uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
-		    uint8_t l4_proto, uint32_t flags)
+/*
+ * The L4 segment at l4_off as the checksum sees it, from the COMPLETE sum:
+ * pseudo-header + segment (its checksum field as it is), folded-able.
+ * Also the stored field and, for UDP, whether it is zero.
+ */
+static int
+l4_sum_from_complete(const struct rte_mbuf *m, uint32_t complete_start,
+		     uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
+		     uint8_t l4_proto, uint32_t *l4_sum, uint16_t *check,
+		     bool *ipv6)
 {
 	struct l3_info l3;
 	uint32_t l4_end, l4_len, front, back, sum;
-	uint16_t check, len16;
+	uint16_t len16;
+	uint8_t buf[20];
+	const uint8_t *l4;
 	int ret;
 
 	if (l4_proto != PROTO_UDP && l4_proto != PROTO_TCP)
@@ -338,24 +346,22 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	if (ret < 0)
 		return ret;
 	if (l4_proto == PROTO_UDP) {
-		uint8_t buf[8];
-		const uint8_t *udp = csum_mbuf_ptr(m, l4_off, sizeof(buf), buf);
-
-		if (udp == NULL)
+		l4 = csum_mbuf_ptr(m, l4_off, 8, buf);
+		if (l4 == NULL)
 			return -EINVAL;
-		memcpy(&len16, udp + 4, 2);
+		memcpy(&len16, l4 + 4, 2);
 		l4_len = rte_be_to_cpu_16(len16);
-		if (l4_len < sizeof(buf) || (uint64_t)l4_off + l4_len > l3.end)
+		if (l4_len < 8 || (uint64_t)l4_off + l4_len > l3.end)
 			return -EINVAL;
-		memcpy(&check, udp + UDP_CSUM_OFF, 2);
-		if (check == 0)
-			return (!l3.ipv6 || (flags & CSUM_VERIFY_F_IPV6_UDP_ZERO)) ?
-				CSUM_L4_NONE : CSUM_L4_BAD;
+		memcpy(check, l4 + UDP_CSUM_OFF, 2);
 	} else {
 		l4_len = l3.end - l4_off;
-		if (l4_len < 20)
+		l4 = l4_len >= 20 ? csum_mbuf_ptr(m, l4_off, 20, buf) : NULL;
+		if (l4 == NULL)
 			return -EINVAL;
+		memcpy(check, l4 + TCP_CSUM_OFF, 2);
 	}
+	*ipv6 = l3.ipv6;
 	l4_end = l4_off + l4_len;
 
 	/* complete = front + [l4 at its position] + back: take out the rest. */
@@ -373,8 +379,61 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	/* Now the L4 sum as seen from complete_start: realign it to l4_off. */
 	if ((l4_off - complete_start) & 1)
 		sum = csum_rotate(sum);
-	sum = csum_add(sum, l4_pseudo(&l3, l4_len, l4_proto));
+	*l4_sum = csum_add(sum, l4_pseudo(&l3, l4_len, l4_proto));
+	return 0;
+}
+
+int
+csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
+		    uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
+		    uint8_t l4_proto, uint32_t flags)
+{
+	uint32_t sum;
+	uint16_t check;
+	bool ipv6;
+	int ret;
+
+	ret = l4_sum_from_complete(m, complete_start, complete_sum, l3_off,
+				   l4_off, l4_proto, &sum, &check, &ipv6);
+	if (ret < 0)
+		return ret;
+	if (l4_proto == PROTO_UDP && check == 0)
+		return (!ipv6 || (flags & CSUM_VERIFY_F_IPV6_UDP_ZERO)) ?
+			CSUM_L4_NONE : CSUM_L4_BAD;
 	return csum_fold(sum) == 0xffff ? CSUM_L4_GOOD : CSUM_L4_BAD;
+}
+
+int
+csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
+		     uint32_t *complete_sum, uint32_t l3_off, uint32_t l4_off,
+		     uint8_t l4_proto)
+{
+	uint32_t sum, field_off;
+	uint16_t check, fixed;
+	bool ipv6;
+	int ret;
+
+	ret = l4_sum_from_complete(m, complete_start, *complete_sum, l3_off,
+				   l4_off, l4_proto, &sum, &check, &ipv6);
+	if (ret < 0)
+		return ret;
+	/* IPv4 UDP without a checksum stays without one. */
+	if (l4_proto == PROTO_UDP && check == 0 && !ipv6)
+		return CSUM_L4_NONE;
+	/* Whatever the field held (a seed, or the right value): the sum
+	 * without it, complemented, is the value that makes it right. */
+	fixed = (uint16_t)~csum_fold(csum_sub(sum, check));
+	if (fixed == 0 && l4_proto == PROTO_UDP)
+		fixed = 0xffff;	/* RFC 768: 0 means "no checksum" */
+	if (fixed == check)
+		return CSUM_L4_GOOD;
+	field_off = l4_off + (l4_proto == PROTO_UDP ? UDP_CSUM_OFF : TCP_CSUM_OFF);
+	ret = csum_mbuf_write(m, field_off, 2, &fixed);
+	if (ret < 0)
+		return ret;
+	*complete_sum = csum_block_add(csum_block_sub(*complete_sum, check,
+			field_off - complete_start), fixed, field_off - complete_start);
+	return CSUM_L4_GOOD;
 }
 
 int

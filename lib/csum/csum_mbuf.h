@@ -151,6 +151,22 @@ int csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 			uint32_t l4_off, uint8_t l4_proto, uint32_t flags);
 
 /**
+ * Complete a received partial checksum: make the UDP or TCP checksum of
+ * the L4 header at l4_off right, whatever its field holds (Linux's
+ * CHECKSUM_PARTIAL seed, or the value already), from the COMPLETE sum
+ * *complete_sum of the packet from complete_start, reading headers only;
+ * *complete_sum is updated for the new field. For a device that says
+ * "data verified, checksum not filled in" (virtio-net's NEEDS_CSUM) where
+ * DPDK has no flag to pass that on, such as a tunnel's outer UDP header.
+ * @return CSUM_L4_GOOD: the field is right now (rewritten or not);
+ *   CSUM_L4_NONE: an IPv4 UDP checksum of 0 (none), left alone;
+ *   -EINVAL as csum_mbuf_verify_l4(), or for a short chain.
+ */
+int csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
+			 uint32_t *complete_sum, uint32_t l3_off,
+			 uint32_t l4_off, uint8_t l4_proto);
+
+/**
  * Verify the IPv4 header at l3_off of m (header checksum, version, ihl).
  * @return 1 good, 0 bad checksum, -EINVAL not an IPv4 header within the packet.
  */

@@ -3,7 +3,8 @@
  * mbuf layer: sums over random segmentations against rte_raw_cksum_mbuf and
  * the reference; CHECKSUM_PARTIAL applied in software against
  * rte_ipv4/ipv6_udptcp_cksum; verification from a CHECKSUM_COMPLETE sum
- * (good, corrupted, padded, zero UDP checksums); LCO against a full outer
+ * (good, corrupted, padded, zero UDP checksums); a received partial
+ * checksum resolved from that sum; LCO against a full outer
  * computation; SCTP CRC32c; every error path. Runs under whichever
  * implementation HWCSUM_CSUM_IMPL selects.
  */
@@ -480,6 +481,86 @@ test_seed_and_hdr(void)
 	}
 }
 
+/*
+ * A received partial checksum (virtio-net's NEEDS_CSUM: the field holds the
+ * pseudo-header seed) is made right from the COMPLETE sum, and the sum
+ * follows: the field equals DPDK's own computation, the updated sum a
+ * fresh one, the inner checksum still verifies, a second pass changes
+ * nothing, an IPv4 UDP "no checksum" stays.
+ */
+static void
+test_resolve_received_partial(void)
+{
+	struct test_chain c;
+	struct pkt_layout lay;
+	struct pkt_opts o;
+	unsigned int r;
+
+	for (r = 0; r < 2000; r++) {
+		struct rte_mbuf *m;
+		uint32_t start, sum, fresh;
+		uint16_t want;
+		int ret;
+
+		random_opts(&o);
+		rng_fill(pkt, sizeof(pkt));
+		pkt_build(pkt, &o, &lay);
+		/* Every checksum right, then the outer one back to its seed. */
+		m = test_chain_build_random(&c, pkt, lay.len - lay.trailer, rng);
+		if (lay.encap)
+			csum_mbuf_lco(m, lay.outer.l4, lay.outer.csum_off,
+				      lay.inner.l4, lay.inner.csum_off);
+		csum_mbuf_apply_partial(m, lay.encap ? lay.inner.l4 : lay.outer.l4,
+					lay.encap ? lay.inner.csum_off : lay.outer.csum_off);
+		test_chain_flatten(m, flat);
+		test_chain_free(&c);
+		want = dpdk_l4(flat, &lay.outer);
+		pkt_seed(flat, &lay.outer);
+		memcpy(flat + lay.len - lay.trailer, pkt + lay.len - lay.trailer, lay.trailer);
+		m = test_chain_build_random(&c, flat, lay.len, rng);
+
+		start = rng() & 1 ? lay.outer.l3 : rng_below(lay.outer.l3 + 1);
+		CHECK(csum_mbuf_complete(m, start, &sum) == 0, "complete");
+		if (rng() & 1)
+			sum = csum_fold(sum);
+		ret = csum_mbuf_resolve_l4(m, start, &sum, lay.outer.l3, lay.outer.l4,
+					   lay.outer.proto);
+		test_chain_flatten(m, flat);
+		CHECK(ret == CSUM_L4_GOOD, "resolve: %d", ret);
+		CHECK(field(flat, &lay.outer) == want, "%s/%s%s: resolved %04x want %04x",
+		      o.v6 ? "v6" : "v4", o.tcp ? "tcp" : "udp", o.encap ? " encap" : "",
+		      field(flat, &lay.outer), want);
+		CHECK(csum_mbuf_complete(m, start, &fresh) == 0 &&
+		      csum_fold(fresh) == csum_fold(sum), "the sum follows the field");
+		if (lay.encap)
+			CHECK(csum_mbuf_verify_l4(m, start, sum, lay.inner.l3, lay.inner.l4,
+						  lay.inner.proto, 0) == CSUM_L4_GOOD,
+			      "inner verify after resolve");
+		{
+			uint8_t again[sizeof(pkt)];
+
+			CHECK(csum_mbuf_resolve_l4(m, start, &sum, lay.outer.l3, lay.outer.l4,
+						   lay.outer.proto) == CSUM_L4_GOOD, "second resolve");
+			test_chain_flatten(m, again);
+			CHECK(memcmp(again, flat, lay.len) == 0, "a right field is left as it is");
+		}
+		if (lay.outer.proto == 17 && !lay.outer.v6) {
+			const uint16_t zero = 0;
+			uint16_t after;
+
+			csum_mbuf_write(m, lay.outer.l4 + 6, 2, &zero);
+			csum_mbuf_complete(m, start, &sum);
+			CHECK(csum_mbuf_resolve_l4(m, start, &sum, lay.outer.l3,
+						   lay.outer.l4, 17) == CSUM_L4_NONE, "zero UDP");
+			csum_mbuf_read(m, lay.outer.l4 + 6, 2, &after);
+			CHECK(after == 0, "an IPv4 UDP without checksum keeps none");
+		}
+		CHECK(csum_mbuf_resolve_l4(m, start, &sum, lay.outer.l3, lay.outer.l4,
+					   50) == -EINVAL, "protocol 50 refused");
+		test_chain_free(&c);
+	}
+}
+
 int
 main(void)
 {
@@ -492,5 +573,6 @@ main(void)
 	test_crc32c_mbuf();
 	test_mangled_zero();
 	test_seed_and_hdr();
+	test_resolve_received_partial();
 	return test_report("test_csum_mbuf");
 }

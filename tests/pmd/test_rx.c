@@ -355,13 +355,14 @@ parse_testenc(const uint8_t *hdr, size_t len, struct udp_tunnel_parse_result *re
 
 enum cnt {
 	C_COMPLETE, C_SUB, C_IP_BAD, C_L4_BAD, C_OUTER_IP_BAD, C_OUTER_L4_BAD,
-	C_L4_NONE, C_UNKNOWN, C_MALFORMED, C_INNER_UNKNOWN,
+	C_L4_NONE, C_UNKNOWN, C_MALFORMED, C_INNER_UNKNOWN, C_OUTER_RESOLVED,
 	C_T_VXLAN, C_T_GENEVE, C_T_GPE, C_T_GUE, C_T_CUSTOM, C__COUNT
 };
 static const char *const cnt_names[C__COUNT] = {
 	"rx_complete", "rx_verdict_from_sub", "rx_ip_bad", "rx_l4_bad",
 	"rx_outer_ip_bad", "rx_outer_l4_bad", "rx_l4_none", "rx_unknown",
-	"rx_tunnel_malformed", "rx_tunnel_inner_unknown", "rx_tunnel_vxlan",
+	"rx_tunnel_malformed", "rx_tunnel_inner_unknown",
+	"rx_outer_l4_partial_resolved", "rx_tunnel_vxlan",
 	"rx_tunnel_geneve", "rx_tunnel_vxlan-gpe", "rx_tunnel_gue",
 	"rx_tunnel_testenc",
 };
@@ -510,6 +511,11 @@ expect_tunnel(const struct spec *s, struct expect *e)
 			e->flags |= RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD;
 		else if (sub_l4 == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 			e->flags |= RTE_MBUF_F_RX_OUTER_L4_CKSUM_BAD;
+		/* Data verified, field maybe a seed: made right, then GOOD. */
+		if (sub_l4 == RTE_MBUF_F_RX_L4_CKSUM_NONE && !(s->csum & ZERO_OUTER)) {
+			e->flags |= RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD;
+			e->cnt[C_OUTER_RESOLVED]++;
+		}
 		if (sub_l4 == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 			e->cnt[C_OUTER_L4_BAD]++;
 	} else if (s->csum & ZERO_OUTER) {

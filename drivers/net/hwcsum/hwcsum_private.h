@@ -108,6 +108,7 @@ enum hwcsum_rx_counter {
 	HWCSUM_RX_OUTER_IP_BAD,
 	HWCSUM_RX_OUTER_L4_BAD,
 	HWCSUM_RX_L4_NONE,	 /* UDP without checksum (0), any depth */
+	HWCSUM_RX_OUTER_L4_RESOLVED, /* received partial outer sum made right */
 	HWCSUM_RX_UNKNOWN,	 /* headers not understood: verdict UNKNOWN */
 	HWCSUM_RX_TUNNEL_MALFORMED, /* registered port, header did not parse */
 	HWCSUM_RX_INNER_UNKNOWN, /* tunnel whose inner packet is not IP/Ethernet */

@@ -351,8 +351,6 @@ rx_outer_flags(int ip, int l4, uint64_t sub, struct hwcsum_rxq_stats *st,
 	case RTE_MBUF_F_RX_L4_CKSUM_BAD:
 		l4 = CSUM_L4_BAD;
 		break;
-	case RTE_MBUF_F_RX_L4_CKSUM_NONE:
-		return f; /* data verified, field not: DPDK has no outer value */
 	default:
 		break;
 	}
@@ -397,11 +395,40 @@ rx_complete(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	m->ol_flags |= priv->rx_complete_flag;
 }
 
+/*
+ * The sub-port verified the data but left the tunnel's outer UDP checksum
+ * as the sender put it (virtio-net's NEEDS_CSUM, a CHECKSUM_PARTIAL from
+ * the host: DPDK's L4_CKSUM_NONE). DPDK has no such outer flag, and the
+ * field is not a checksum yet: make it right from the COMPLETE sum, as
+ * net_virtio does itself where it cannot flag, and call it GOOD.
+ */
+static int
+rx_resolve_outer(const struct hwcsum_private *priv, struct rte_mbuf *m,
+		 const struct rx_pkt *pk, struct rx_sum *s,
+		 struct hwcsum_rxq_stats *st)
+{
+	struct rte_pmd_hwcsum_csum *f;
+	int ret;
+
+	if (!s->ok)
+		return -ENOENT;
+	ret = csum_mbuf_resolve_l4(m, s->start, &s->sum, pk->outer.l3_off,
+				   pk->outer.l4_off, PROTO_UDP);
+	if (ret != CSUM_L4_GOOD)
+		return ret;	/* IPv4 without a checksum: NONE; or unknown */
+	st->c[HWCSUM_RX_OUTER_L4_RESOLVED]++;
+	if (priv->rx_complete_flag != 0) {
+		f = RTE_MBUF_DYNFIELD(m, priv->dynfield_off, struct rte_pmd_hwcsum_csum *);
+		f->sum = csum_fold(s->sum);
+	}
+	return CSUM_L4_GOOD;
+}
+
 /* A registered tunnel: outer flags (sub-port's or ours), inner flags ours. */
 static uint64_t
-rx_tunnel_flags(const struct rte_mbuf *m, const struct rx_pkt *pk,
-		const struct rx_sum *s, int outer_ip, uint64_t sub,
-		struct hwcsum_rxq_stats *st, bool *unknown)
+rx_tunnel_flags(const struct hwcsum_private *priv, struct rte_mbuf *m,
+		const struct rx_pkt *pk, struct rx_sum *s, int outer_ip,
+		uint64_t sub, struct hwcsum_rxq_stats *st, bool *unknown)
 {
 	/* RFC 6935: a tunnel over IPv6 may send a zero UDP checksum. */
 	uint32_t zero_ok = pk->outer.ip_version == 6 ? CSUM_VERIFY_F_IPV6_UDP_ZERO : 0;
@@ -409,8 +436,12 @@ rx_tunnel_flags(const struct rte_mbuf *m, const struct rx_pkt *pk,
 	uint64_t f;
 
 	st->tunnel[__builtin_ctz(pk->type)]++;
-	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK))
+	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK)) {
 		l4 = rx_verify_l4(m, s, &pk->outer, zero_ok);
+	} else if ((sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_NONE) {
+		l4 = rx_resolve_outer(priv, m, pk, s, st);
+		sub &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	}
 	f = rx_outer_flags(outer_ip, l4, sub, st, unknown);
 	if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN) {
 		st->c[HWCSUM_RX_INNER_UNKNOWN]++;
@@ -440,7 +471,7 @@ rx_verdicts(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	if (outer_ok && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
 		ip = rx_verify_ip(pk, &pk->outer);
 	if (pk->tunnel >= RX_TUNNEL_INNER_UNKNOWN)
-		m->ol_flags |= rx_tunnel_flags(m, pk, &s, ip, sub, st, &unknown);
+		m->ol_flags |= rx_tunnel_flags(priv, m, pk, &s, ip, sub, st, &unknown);
 	else
 		m->ol_flags |= rx_inner_flags(ip, outer_ok ? rx_verify_l4(m, &s,
 				&pk->outer, 0) : -ENOENT, st, &unknown);
