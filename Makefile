@@ -7,6 +7,8 @@
 #   make bench    the benchmarks (tables, JSON and plots in build/bench/)
 #   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well
 #   make qemu-full    the QEMU bypass suites with the bare driver's sessions
+#   make compare      the kernel-against-bypass matrix on every NIC model
+#                     (docs/compare.md and docs/compare.png)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -18,7 +20,7 @@ LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --no-suite install
 
-.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full clean
+.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare clean
 
 all: build
 
@@ -73,6 +75,11 @@ qemu-full: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
 	-$(MESON_TEST) --suite qemu-full
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
+
+# Linux against hwcsum on virtio-net, e1000, e1000e and rtl8139, the full
+# cell set (about 25 min; progress every 10 s): docs/compare.md and .png.
+compare: build
+	devtools/compare.sh $(BUILD) full
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
