@@ -4,7 +4,12 @@
  * tests/scenarios/udp_tunnel/README.md) against lib/udp_tunnel with a
  * netdevsim-shaped mock device, asserting the device tables slot by slot.
  *
- * usage: scenario_run [-v] FILE...   exit 0 only if every check passed.
+ * usage: scenario_run [-v] [--dump OUT] FILE...
+ * exit 0 only if every check passed. --dump writes the tables each check
+ * found to OUT, one line per check in the format all three replayers share
+ * (tests/scenarios/udp_tunnel/README.md, "Three ways"):
+ *   check <TAB> file <TAB> line <TAB> n <TAB> nic <TAB> table 0 slots
+ *         <TAB> table 1 slots <TAB> static entries shown
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -39,6 +44,7 @@ struct run {
 	unsigned int errors;
 	bool verbose;
 	bool injected;	/* the file injects device errors */
+	FILE *dump;	/* --dump, or NULL */
 };
 
 static void
@@ -178,6 +184,23 @@ tunnel_delete(struct run *run, struct tunnel *t)
 	t->used = false;
 }
 
+/* --dump: the slots this check found, whatever was expected. */
+static void
+dump_line(struct run *run, const struct mock_nic *nic, unsigned int n_static)
+{
+	char slot[48];
+	unsigned int t, i;
+
+	fprintf(run->dump, "check\t%s\t%u\t%u\t%d", run->file, run->line,
+		run->checks, nic->id);
+	for (t = 0; t < MOCK_N_TABLES; t++)
+		for (i = 0; i < MOCK_N_PORTS; i++) {
+			format_slot(run, nic->ports[t][i], slot, sizeof(slot));
+			fprintf(run->dump, "%s%s", i == 0 ? "\t" : " ", slot);
+		}
+	fprintf(run->dump, "\t%u\n", n_static);
+}
+
 /* Compare the device tables with the expectations, then the dump. */
 static void
 check(struct run *run, struct mock_nic *nic)
@@ -189,6 +212,20 @@ check(struct run *run, struct mock_nic *nic)
 
 	udp_tunnel_registry_drain(run->bus.reg);
 	run->checks++;
+	if (udp_tunnel_dev_dump(nic->dev, &dump) != 0) {
+		fail(run, "nic %d: dump failed", nic->id);
+		return;
+	}
+	for (t = 0; t < dump.n_tables; t++) {
+		const struct udp_tunnel_dump_table *dt = &dump.tables[t];
+
+		for (j = 0; dt->is_static && j < dt->n_entries; j++)
+			if (dt->entries[j].port == UDP_TUNNEL_IANA_VXLAN_PORT &&
+					dt->entries[j].type == UDP_TUNNEL_TYPE_VXLAN)
+				n_static++;
+	}
+	if (run->dump != NULL)
+		dump_line(run, nic, n_static);
 	for (t = 0; t < MOCK_N_TABLES; t++)
 		for (i = 0; i < MOCK_N_PORTS; i++) {
 			if (nic->ports[t][i] == run->expect[t][i])
@@ -203,21 +240,13 @@ check(struct run *run, struct mock_nic *nic)
 		return;
 
 	/* What ethtool shows must be in hardware: confirmed entries only. */
-	if (udp_tunnel_dev_dump(nic->dev, &dump) != 0) {
-		fail(run, "nic %d: dump failed", nic->id);
-		return;
-	}
 	for (t = 0; t < dump.n_tables; t++) {
 		for (j = 0; j < dump.tables[t].n_entries; j++) {
 			const struct udp_tunnel_dump_entry *e = &dump.tables[t].entries[j];
 			uint32_t v = (uint32_t)e->port << 16 | e->type;
 
-			if (dump.tables[t].is_static) {
-				if (v == ((uint32_t)UDP_TUNNEL_IANA_VXLAN_PORT << 16 |
-						UDP_TUNNEL_TYPE_VXLAN))
-					n_static++;
+			if (dump.tables[t].is_static)
 				continue;
-			}
 			found = false;
 			for (i = 0; i < MOCK_N_PORTS && t < MOCK_N_TABLES; i++)
 				if (run->expect[t][i] == v)
@@ -398,7 +427,7 @@ usage:
 }
 
 static int
-run_file(const char *path, bool verbose)
+run_file(const char *path, bool verbose, FILE *dump)
 {
 	struct run *run;
 	char line[512], *w[MAX_WORDS];
@@ -417,6 +446,7 @@ run_file(const char *path, bool verbose)
 	}
 	run->file = path;
 	run->verbose = verbose;
+	run->dump = dump;
 	snprintf(run->msg, sizeof(run->msg), "start");
 	udp_tunnel_set_log(log_sink, run);
 	run->bus.reg = udp_tunnel_registry_create();
@@ -491,17 +521,36 @@ int
 main(int argc, char **argv)
 {
 	bool verbose = false;
-	int i, rc = 0;
+	FILE *dump = NULL;
+	int i, rc = 0, n_files = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-v") == 0) {
 			verbose = true;
 			continue;
 		}
-		rc |= run_file(argv[i], verbose);
+		if (strcmp(argv[i], "--dump") == 0) {
+			if (++i == argc || dump != NULL) {
+				fprintf(stderr, "scenario_run: --dump takes one file, once\n");
+				return 2;
+			}
+			dump = fopen(argv[i], "w");
+			if (dump == NULL) {
+				fprintf(stderr, "scenario_run: --dump %s: %s\n", argv[i],
+					strerror(errno));
+				return 2;
+			}
+			continue;
+		}
+		rc |= run_file(argv[i], verbose, dump);
+		n_files++;
 	}
-	if (argc < 2) {
-		fprintf(stderr, "usage: scenario_run [-v] FILE...\n");
+	if (dump != NULL && fclose(dump) != 0) {
+		fprintf(stderr, "scenario_run: writing the dump: %s\n", strerror(errno));
+		rc = 1;
+	}
+	if (n_files == 0) {
+		fprintf(stderr, "usage: scenario_run [-v] [--dump OUT] FILE...\n");
 		return 2;
 	}
 	return rc;

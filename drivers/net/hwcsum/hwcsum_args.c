@@ -7,6 +7,9 @@
  *     [,registry=port|shared]               tunnel ports per port or shared
  *     [,tables=<n>:<type>[+<type>...][/<n>:<types>...]]  tunnel table shape
  *     [,tunnel_ports=<type>:<port>[/<type>:<port>...]]   ports held from probe
+ *     [,tables_open_only=0|1]     tables hold ports only while started
+ *     [,static_iana_vxlan=0|1]    4789 is hard-wired VXLAN, takes no entry
+ *     [,tables_shared=<name>]     ports naming one set share their tables
  *
  * The sub-port is any ethdev already probed, named as rte_eth_dev_get_port_by_name
  * knows it (net_ring0, net_af_packet0, 0000:00:04.0, ...). List it before
@@ -28,16 +31,21 @@
 #define ARG_REGISTRY "registry"
 #define ARG_TABLES "tables"
 #define ARG_TUNNEL_PORTS "tunnel_ports"
+#define ARG_OPEN_ONLY "tables_open_only"
+#define ARG_STATIC_VXLAN "static_iana_vxlan"
+#define ARG_SHARED "tables_shared"
 
 #define VALID_KEYS ARG_SUB ", " ARG_TX_ENGINE ", " ARG_RX ", " ARG_REGISTRY \
-	", " ARG_TABLES ", " ARG_TUNNEL_PORTS
+	", " ARG_TABLES ", " ARG_TUNNEL_PORTS ", " ARG_OPEN_ONLY ", " \
+	ARG_STATIC_VXLAN ", " ARG_SHARED
 
 const char *
 hwcsum_args_help(void)
 {
 	return "sub=<port name> tx_engine=auto|generic|parse|none rx=auto|on|off "
 		"registry=port|shared tables=<n>:<type>[+<type>][/...] "
-		"tunnel_ports=<type>:<udp port>[/...]";
+		"tunnel_ports=<type>:<udp port>[/...] tables_open_only=0|1 "
+		"static_iana_vxlan=0|1 tables_shared=<name>";
 }
 
 /* value is one of names[]; *out gets its index. */
@@ -178,8 +186,10 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 	static const char *const engines[] = { "auto", "generic", "parse", "none" };
 	static const char *const rx_modes[] = { "auto", "on", "off" };
 	static const char *const registries[] = { "port", "shared" };
+	static const char *const bools[] = { "0", "1" };
 	static const char *const keys[] = { ARG_SUB, ARG_TX_ENGINE, ARG_RX,
-		ARG_REGISTRY, ARG_TABLES, ARG_TUNNEL_PORTS };
+		ARG_REGISTRY, ARG_TABLES, ARG_TUNNEL_PORTS, ARG_OPEN_ONLY,
+		ARG_STATIC_VXLAN, ARG_SHARED };
 	char buf[512];
 	unsigned int k, v = 0;
 	int ret;
@@ -227,6 +237,23 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 		ret = parse_choice(dev, kv->key, kv->value, registries, 2, &v);
 		args->registry = v;
 		return ret;
+	case 6:
+		ret = parse_choice(dev, kv->key, kv->value, bools, 2, &v);
+		args->tables_open_only = v;
+		return ret;
+	case 7:
+		ret = parse_choice(dev, kv->key, kv->value, bools, 2, &v);
+		args->static_iana_vxlan = v;
+		return ret;
+	case 8:
+		if (strlen(kv->value) >= sizeof(args->tables_shared)) {
+			HWCSUM_LOG(ERR, "%s: devarg %s: name '%s' longer than %zu characters",
+				   dev, kv->key, kv->value,
+				   sizeof(args->tables_shared) - 1);
+			return -EINVAL;
+		}
+		strcpy(args->tables_shared, kv->value);
+		return 0;
 	}
 	if (strlen(kv->value) >= sizeof(buf)) {
 		HWCSUM_LOG(ERR, "%s: devarg '%s' longer than %zu characters", dev,
@@ -236,6 +263,25 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 	strcpy(buf, kv->value);
 	return k == 4 ? parse_tables(dev, buf, args) :
 		parse_tunnel_ports(dev, buf, args);
+}
+
+/* Linux's rules for shared tables (udp_tunnel_nic_register). */
+static int
+check_shared(const char *dev, const struct hwcsum_args *args)
+{
+	if (args->tables_shared[0] == '\0')
+		return 0;
+	if (args->registry != HWCSUM_REGISTRY_SHARED) {
+		HWCSUM_LOG(ERR, "%s: devarg %s=%s needs registry=shared: ports sharing tables see the same tunnel ports",
+			   dev, ARG_SHARED, args->tables_shared);
+		return -EINVAL;
+	}
+	if (args->tables_open_only) {
+		HWCSUM_LOG(ERR, "%s: devargs %s and %s=1 exclude each other: one port's stop cannot flush tables other ports use",
+			   dev, ARG_SHARED, ARG_OPEN_ONLY);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int
@@ -266,6 +312,8 @@ hwcsum_args_parse(const char *dev_name, const char *params,
 			   dev_name, ARG_SUB);
 		ret = -EINVAL;
 	}
+	if (ret == 0)
+		ret = check_shared(dev_name, args);
 	rte_kvargs_free(kvlist);
 	return ret;
 }

@@ -171,4 +171,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum,
 	"rx=auto|on|off "
 	"registry=port|shared "
 	"tables=<n>:<type>[+<type>...][/...] "
-	"tunnel_ports=<type>:<udp port>[/...]");
+	"tunnel_ports=<type>:<udp port>[/...] "
+	"tables_open_only=0|1 "
+	"static_iana_vxlan=0|1 "
+	"tables_shared=<name>");

@@ -259,6 +259,7 @@ hwcsum_dev_stop(struct rte_eth_dev *dev)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	hwcsum_tunnel_stop(dev);
 	if (!priv->sub_closed)
 		hwcsum_link_update(dev, 0);
 	return 0;

@@ -49,6 +49,9 @@ enum hwcsum_registry_mode {
 };
 
 #define HWCSUM_MAX_TUNNEL_PORTS 16
+/* tables_shared=<name>: longest name, sets per process. */
+#define HWCSUM_SHARED_NAME_MAX 32
+#define HWCSUM_MAX_SHARED_SETS 16
 
 /* One tunnel_ports= entry: a user that exists from probe to close. */
 struct hwcsum_tunnel_port_arg {
@@ -71,6 +74,10 @@ struct hwcsum_args {
 	} tables[UDP_TUNNEL_MAX_TABLES];
 	unsigned int n_tunnel_ports;
 	struct hwcsum_tunnel_port_arg tunnel_ports[HWCSUM_MAX_TUNNEL_PORTS];
+	/* What the tables of the hardware underneath do (Linux's info flags). */
+	bool tables_open_only;	/* hold ports only while started */
+	bool static_iana_vxlan;	/* 4789 is hard-wired VXLAN, takes no entry */
+	char tables_shared[HWCSUM_SHARED_NAME_MAX]; /* "": tables of our own */
 };
 
 int hwcsum_args_parse(const char *dev_name, const char *params,
@@ -146,6 +153,7 @@ extern const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT];
 /* ------------------------------------------------------ the queues */
 
 struct hwcsum_private;
+struct hwcsum_shared_set;
 
 /* A queue of ours maps 1:1 onto the sub-port queue of the same index. */
 struct hwcsum_rxq {
@@ -212,6 +220,7 @@ struct hwcsum_private {
 	bool registry_owned;	/* a private registry, destroyed at close */
 	struct udp_tunnel_dev *tunnel_dev;
 	struct udp_tunnel_dev_info tunnel_info;
+	struct hwcsum_shared_set *shared_set;	/* tables_shared=, or NULL */
 	bool sub_has_tunnel_ops;
 	/* (type bit, port) pairs this ethdev added, for DPDK's duplicate rule. */
 	unsigned int n_added;
@@ -362,6 +371,8 @@ int hwcsum_tunnel_init(struct rte_eth_dev *dev);
 void hwcsum_tunnel_uninit(struct rte_eth_dev *dev);
 /* Replay every entry to the sub-port (start, reset). */
 int hwcsum_tunnel_replay(struct rte_eth_dev *dev);
+/* The port stopped: tables_open_only tables are flushed. */
+void hwcsum_tunnel_stop(struct rte_eth_dev *dev);
 int hwcsum_udp_tunnel_port_add(struct rte_eth_dev *dev,
 			       struct rte_eth_udp_tunnel *tunnel);
 int hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,

@@ -13,8 +13,11 @@
  * no table is rolled back with -ENOSPC, a type no table takes is -ENOTSUP,
  * deleting what this ethdev did not add is -ENOENT. In registry=shared
  * mode two ports adding the same port are two references on one user.
+ * DPDK's calls are synchronous: each returns with every device of the
+ * registry settled (a freed slot replays on the registry's worker).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -205,6 +208,92 @@ tables_fill(struct rte_eth_dev *dev, struct udp_tunnel_dev_info *info)
 	return 0;
 }
 
+/*
+ * tables_shared=<name>: ports of one device sharing its tables (Linux
+ * udp_tunnel_nic_shared). One set per name, freed with its last port;
+ * every port of a set declares the same tables and flags.
+ */
+struct hwcsum_shared_set {
+	char name[HWCSUM_SHARED_NAME_MAX];
+	char first[RTE_ETH_NAME_MAX_LEN];	/* the port that made it */
+	struct udp_tunnel_shared *shared;
+	struct udp_tunnel_dev_info info;
+	unsigned int n_ports;
+};
+
+static struct hwcsum_shared_set shared_sets[HWCSUM_MAX_SHARED_SETS];
+static pthread_mutex_t shared_sets_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool
+same_shape(const struct udp_tunnel_dev_info *a,
+	   const struct udp_tunnel_dev_info *b)
+{
+	return a->flags == b->flags &&
+		memcmp(a->tables, b->tables, sizeof(a->tables)) == 0;
+}
+
+/* Join (or make) the set named by the devarg; info->shared points at it. */
+static int
+shared_set_join(struct rte_eth_dev *dev, struct udp_tunnel_dev_info *info)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	const char *name = priv->args.tables_shared;
+	struct hwcsum_shared_set *set = NULL, *free_set = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	pthread_mutex_lock(&shared_sets_lock);
+	for (i = 0; i < RTE_DIM(shared_sets) && set == NULL; i++) {
+		if (shared_sets[i].n_ports == 0)
+			free_set = free_set != NULL ? free_set : &shared_sets[i];
+		else if (strcmp(shared_sets[i].name, name) == 0)
+			set = &shared_sets[i];
+	}
+	if (set != NULL && !same_shape(&set->info, info)) {
+		TUN_LOG(ERR, dev, "devarg tables_shared=%s: tables or flags differ from those of %s, which shares them",
+			name, set->first);
+		ret = -EINVAL;
+	} else if (set == NULL && free_set == NULL) {
+		TUN_LOG(ERR, dev, "devarg tables_shared=%s: %d sets of shared tables exist already",
+			name, HWCSUM_MAX_SHARED_SETS);
+		ret = -ENOSPC;
+	} else if (set == NULL) {
+		set = free_set;
+		set->shared = udp_tunnel_shared_create();
+		if (set->shared == NULL) {
+			ret = -ENOMEM;
+		} else {
+			strcpy(set->name, name);
+			strcpy(set->first, dev->data->name);
+			set->info = *info;
+		}
+	}
+	if (ret == 0) {
+		set->n_ports++;
+		info->shared = set->shared;
+		priv->shared_set = set;
+	}
+	pthread_mutex_unlock(&shared_sets_lock);
+	return ret;
+}
+
+/* After the device left the registry: the last port frees the set. */
+static void
+shared_set_leave(struct hwcsum_private *priv)
+{
+	struct hwcsum_shared_set *set = priv->shared_set;
+
+	if (set == NULL)
+		return;
+	pthread_mutex_lock(&shared_sets_lock);
+	if (--set->n_ports == 0) {
+		udp_tunnel_shared_free(set->shared);
+		memset(set, 0, sizeof(*set));
+	}
+	pthread_mutex_unlock(&shared_sets_lock);
+	priv->shared_set = NULL;
+}
+
 static int
 registry_attach(struct rte_eth_dev *dev)
 {
@@ -288,6 +377,7 @@ tunnel_teardown(struct rte_eth_dev *dev, unsigned int n_devarg)
 		udp_tunnel_dev_unregister(priv->tunnel_dev);
 		priv->tunnel_dev = NULL;
 	}
+	shared_set_leave(priv);
 	if (priv->registry_owned)
 		udp_tunnel_registry_destroy(priv->registry);
 	priv->registry = NULL;
@@ -310,15 +400,24 @@ hwcsum_tunnel_init(struct rte_eth_dev *dev)
 	memset(info, 0, sizeof(*info));
 	info->set_port = set_port;
 	info->unset_port = unset_port;
+	if (priv->args.tables_open_only)
+		info->flags |= UDP_TUNNEL_DEV_OPEN_ONLY;
+	if (priv->args.static_iana_vxlan)
+		info->flags |= UDP_TUNNEL_DEV_STATIC_IANA_VXLAN;
 	ret = tables_fill(dev, info);
+	if (ret == 0 && priv->args.tables_shared[0] != '\0')
+		ret = shared_set_join(dev, info);
 	if (ret == 0)
 		ret = udp_tunnel_dev_register(priv->registry, dev->data->name,
 					      info, priv, &priv->tunnel_dev);
 	if (ret == 0)
 		ret = devarg_ports_add(dev);
-	if (ret != 0)
+	if (ret != 0) {
 		tunnel_teardown(dev, 0);
-	return ret;
+		return ret;
+	}
+	udp_tunnel_registry_drain(priv->registry);
+	return 0;
 }
 
 void
@@ -335,7 +434,11 @@ hwcsum_tunnel_replay(struct rte_eth_dev *dev)
 
 	if (priv->tunnel_dev == NULL)
 		return 0;
-	ret = udp_tunnel_dev_reset_ntf(priv->tunnel_dev);
+	/* Up pushes every port to tables_open_only tables; others replay. */
+	ret = udp_tunnel_dev_up(priv->tunnel_dev);
+	if (ret == 0 && !priv->args.tables_open_only)
+		ret = udp_tunnel_dev_reset_ntf(priv->tunnel_dev);
+	udp_tunnel_registry_drain(priv->registry);
 	if (ret != 0) {
 		TUN_LOG(ERR, dev, "replaying the tunnel ports to sub-port %s: %s",
 			priv->sub_name, rte_strerror(-ret));
@@ -343,6 +446,17 @@ hwcsum_tunnel_replay(struct rte_eth_dev *dev)
 	}
 	__atomic_fetch_add(&priv->tunnel_replays, 1, __ATOMIC_RELAXED);
 	return 0;
+}
+
+void
+hwcsum_tunnel_stop(struct rte_eth_dev *dev)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+
+	if (priv->tunnel_dev == NULL)
+		return;
+	udp_tunnel_dev_down(priv->tunnel_dev);
+	udp_tunnel_registry_drain(priv->registry);
 }
 
 static int
@@ -407,6 +521,17 @@ add_precheck(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
 	return 0;
 }
 
+static bool
+needs_no_entry(const struct rte_eth_dev *dev, unsigned int type, uint16_t port)
+{
+	const struct hwcsum_private *priv = hwcsum_priv(dev);
+
+	if (priv->args.static_iana_vxlan && type == UDP_TUNNEL_TYPE_VXLAN &&
+	    port == UDP_TUNNEL_IANA_VXLAN_PORT)
+		return true;
+	return priv->args.tables_open_only && !dev->data->dev_started;
+}
+
 /* One more reference on (AF_INET, port, type), only if this device holds it. */
 static int
 tunnel_user_add(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
@@ -425,8 +550,13 @@ tunnel_user_add(struct rte_eth_dev *dev, unsigned int type, uint16_t port)
 			rte_strerror(-ret));
 		return ret;
 	}
-	/* Full: leave the registry as it was (one reference less). */
-	if (udp_tunnel_dev_find_port(priv->tunnel_dev, port, type, NULL) != 1) {
+	/*
+	 * Full: leave the registry as it was (one reference less). Nothing
+	 * to judge where no entry is taken: a stopped tables_open_only port
+	 * (placed at start), 4789/vxlan on a static_iana_vxlan port.
+	 */
+	if (!needs_no_entry(dev, type, port) &&
+	    udp_tunnel_dev_find_port(priv->tunnel_dev, port, type, NULL) != 1) {
 		udp_tunnel_port_del(priv->registry, AF_INET, port, type);
 		TUN_LOG(ERR, dev, "UDP port %u type %s: no free entry in the tables that take %s (%u entries); not added",
 			port, name, name, tables_room(priv, type));
@@ -454,6 +584,7 @@ hwcsum_udp_tunnel_port_add_type(struct rte_eth_dev *dev, unsigned int type,
 		return -ENOSPC;
 	}
 	ret = tunnel_user_add(dev, type, port);
+	udp_tunnel_registry_drain(priv->registry);
 	if (ret != 0)
 		return ret;
 	priv->added[priv->n_added].type = type;
@@ -501,6 +632,7 @@ hwcsum_udp_tunnel_port_del(struct rte_eth_dev *dev,
 	}
 	ret = udp_tunnel_port_del(priv->registry, AF_INET, tunnel->udp_port,
 				  type);
+	udp_tunnel_registry_drain(priv->registry);
 	if (ret != 0) {
 		TUN_LOG(ERR, dev, "deleting UDP port %u type %s: %s",
 			tunnel->udp_port, name, rte_strerror(-ret));

@@ -13,6 +13,10 @@
 # Prints "PASSED all N checks" / "FAILED E/N checks" per file and exits
 # non-zero if any check failed. Needs modules netdevsim, vxlan, geneve,
 # debugfs, ip, ethtool.
+#
+# --dump OUT (before the files) also writes the tables each check found to
+# OUT, one line per check in the format the three-way comparison reads
+# (README.md, "Three ways"; three-way.py passes $HWCSUM_OUT/...).
 
 set -u
 
@@ -21,6 +25,12 @@ SYS=/sys/bus/netdevsim/devices/netdevsim$NSIM_ID
 DFS=/sys/kernel/debug/netdevsim/netdevsim$NSIM_ID
 VNI=100
 total_errors=0
+DUMP=
+if [ "${1:-}" = --dump ]; then
+	DUMP=${2:?--dump needs a file}
+	shift 2
+	: > "$DUMP" || exit 1
+fi
 
 declare -A NETDEV TUN_UP TUN_FAM
 declare -a EXP0 EXP1
@@ -41,15 +51,22 @@ slot_val() {
 	echo $((port << 16 | $(type_bit "$type")))
 }
 
-slot_str() {
+# slot_fmt VALUE: "0" or "<port>/<type>" in REPLY (no subshell: TCG forks slowly).
+slot_fmt() {
 	local v=$1
-	[ "$v" = 0 ] && { echo 0; return; }
+	REPLY=0
+	[ "$v" = 0 ] && return
 	case $((v & 0xffff)) in
-	1) echo "$((v >> 16))/vxlan" ;;
-	2) echo "$((v >> 16))/geneve" ;;
-	4) echo "$((v >> 16))/vxlan-gpe" ;;
-	*) echo "$((v >> 16))/bit$((v & 0xffff))" ;;
+	1) REPLY="$((v >> 16))/vxlan" ;;
+	2) REPLY="$((v >> 16))/geneve" ;;
+	4) REPLY="$((v >> 16))/vxlan-gpe" ;;
+	*) REPLY="$((v >> 16))/bit$((v & 0xffff))" ;;
 	esac
+}
+
+slot_str() {
+	slot_fmt "$1"
+	echo "$REPLY"
 }
 
 fail() {
@@ -122,41 +139,66 @@ tunnel_add() {
 	TUN_FAM[$name]=$fam
 }
 
+# read_table ID T: the raw slots of table T in the array TABLE<T>, read
+# without a fork (TCG forks slowly).
+declare -a TABLE0 TABLE1
 read_table() {
-	local id=$1 t=$2
-	cat "$DFS/ports/$id/udp_ports/table$t"
+	local -n out=TABLE$2
+	out=()
+	read -r -a out < "$DFS/ports/$1/udp_ports/table$2"
+}
+
+# tables_match: do TABLE0/TABLE1 hold the expectations?
+tables_match() {
+	[ "${TABLE0[*]}" = "${EXP0[*]}" ] && [ "${TABLE1[*]}" = "${EXP1[*]}" ]
+}
+
+# One dump line: the slots of both tables as last read, and the static
+# 4789/vxlan entries ethtool shows (its 4789/vxlan entries outside them).
+dump_line() {
+	local id=$1 t v n_slot=0 line=
+	local -a out
+	for t in "${TABLE0[*]}" "${TABLE1[*]}"; do
+		out=()
+		for v in $t; do
+			slot_fmt "$v"
+			out+=("$REPLY")
+			[ "$v" = $((4789 << 16 | 1)) ] && ((n_slot++))
+		done
+		line+=$'\t'"${out[*]}"
+	done
+	printf 'check\t%s\t%s\t%s\t%s%s\t%s\n' "$FILE" "$LINE" "$checks" "$id" \
+		"$line" "$((VIEW_4789 - n_slot))" >> "$DUMP"
 }
 
 check() {
-	local id=$1 t i retries have want ok
+	local id=$1 t i retries want
 	local -a h
 	((checks++))
 	for retries in $(seq 100); do
-		ok=1
-		for t in 0 1; do
-			read -r -a h <<< "$(read_table "$id" $t)"
-			for i in 0 1 2 3; do
-				[ $t = 0 ] && want=${EXP0[$i]} || want=${EXP1[$i]}
-				[ "${h[$i]}" = "$want" ] || ok=0
-			done
-		done
-		[ $ok = 1 ] && break
+		read_table "$id" 0
+		read_table "$id" 1
+		tables_match && break
 		sleep 0.02
 	done
-	if [ $ok = 0 ]; then
+	VIEW_4789=0
+	if [ -n "${NETDEV[$id]:-}" ] && { [ "$STATIC" = 1 ] || [ -n "$DUMP" ]; }; then
+		VIEW_4789=$(ethtool --show-tunnels "${NETDEV[$id]}" 2> /dev/null | grep -c "port 4789, vxlan")
+	fi
+	[ -n "$DUMP" ] && dump_line "$id"
+	if ! tables_match; then
 		for t in 0 1; do
-			read -r -a h <<< "$(read_table "$id" $t)"
+			[ $t = 0 ] && h=("${TABLE0[@]}") || h=("${TABLE1[@]}")
 			for i in 0 1 2 3; do
 				[ $t = 0 ] && want=${EXP0[$i]} || want=${EXP1[$i]}
-				[ "${h[$i]}" = "$want" ] ||
-					fail "nic $id table $t entry $i: expected $(slot_str "$want"), have $(slot_str "${h[$i]}")"
+				[ "${h[$i]:-}" = "$want" ] ||
+					fail "nic $id table $t entry $i: expected $(slot_str "$want"), have $(slot_str "${h[$i]:-}")"
 			done
 		done
 		return
 	fi
-	if [ "$STATIC" = 1 ] && [ -n "${NETDEV[$id]:-}" ]; then
-		have=$(ethtool --show-tunnels "${NETDEV[$id]}" 2> /dev/null | grep -c "port 4789, vxlan")
-		[ "$have" = 1 ] || fail "nic $id: ethtool shows the static 4789 vxlan $have times"
+	if [ "$STATIC" = 1 ] && [ -n "${NETDEV[$id]:-}" ] && [ "$VIEW_4789" != 1 ]; then
+		fail "nic $id: ethtool shows the static 4789 vxlan $VIEW_4789 times"
 	fi
 }
 
