@@ -288,6 +288,13 @@ int udp_tunnel_dev_not_fitted(struct udp_tunnel_dev *dev);
 struct udp_tunnel_dump_entry {
 	uint16_t port;
 	unsigned int type;
+	/*
+	 * Index of the entry in its table (0 in the static table). Entries
+	 * are listed without the empty slots; the index shows where the
+	 * holes are, as netdevsim's debugfs tables do (ethtool's text does
+	 * not print it).
+	 */
+	unsigned int slot;
 };
 
 struct udp_tunnel_dump_table {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The tables as `ethtool --show-tunnels` shows them: only slots the device
- * has confirmed, plus the static IANA VXLAN pseudo-table.
+ * has confirmed, each with its slot index, plus the static IANA VXLAN
+ * pseudo-table. The printed text is ethtool's, without the indexes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ udp_tunnel_dev_dump(struct udp_tunnel_dev *dev, struct udp_tunnel_dump *out)
 				continue;
 			dt->entries[dt->n_entries].port = e->port;
 			dt->entries[dt->n_entries].type = e->type;
+			dt->entries[dt->n_entries].slot = i;
 			dt->n_entries++;
 		}
 	}
@@ -48,6 +50,7 @@ udp_tunnel_dev_dump(struct udp_tunnel_dev *dev, struct udp_tunnel_dump *out)
 		dt->n_entries = 1;
 		dt->entries[0].port = UDP_TUNNEL_IANA_VXLAN_PORT;
 		dt->entries[0].type = UDP_TUNNEL_TYPE_VXLAN;
+		dt->entries[0].slot = 0;
 	}
 	pthread_mutex_unlock(&dev->reg->lock);
 	return 0;

@@ -77,6 +77,7 @@ tp_start "$H,static_iana_vxlan=1,tables=1:vxlan"
 P=$(port_of net_hwcsum0)
 entries "static: a static table" "$P" '{"size":1,"types":"none","n_entries":1,"static":1}' table1
 entries "static: 4789 in it from the start" "$P" '{"4789":"vxlan"}' table1_entries
+entries "static: its one slot" "$P" "4789/vxlan" table1_slots
 add "$P" add vxlan 4789
 entries "static: 4789 takes no entry" "$P" '{}'
 add "$P" add vxlan 4790
@@ -95,6 +96,8 @@ entries "shared: B, the same tables" "$B" '{"4789":"vxlan","4790":"vxlan"}'
 tp_cmd "port stop $A"
 tp_cmd "port close $A"
 entries "shared: B keeps the tables A made" "$B" '{"4790":"vxlan"}'
+entries "shared: 4790 stays in slot 1" "$B" "0
+4790/vxlan" table0_slots
 tp_cmd "port stop $B"
 tp_cmd "port close $B"
 # The set went with its last port: the name takes another shape now.

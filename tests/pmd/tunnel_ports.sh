@@ -81,8 +81,13 @@ expect_tel "ethtool text" "Tunnel information for net_hwcsum0:
 
 expect_ok "$P" rm vxlan 4789
 entries "removed" "$P" '{"4790":"vxlan-gpe"}'
+# The entries leave out the empty slot; table0_slots shows the hole.
+expect_tel "slots: a hole before 4790" "0
+4790/vxlan-gpe" "/hwcsum/tunnels,$P" table0_slots
 expect_ok "$P" add vxlan 4791
 entries "a freed slot is reused" "$P" '{"4791":"vxlan","4790":"vxlan-gpe"}'
+expect_tel "slots: the hole filled" "4791/vxlan
+4790/vxlan-gpe" "/hwcsum/tunnels,$P" table0_slots
 expect_err "$P" rm vxlan 4789 "No such file or directory" "type vxlan was not added"
 
 # Replay at every start; a reset must be followed by one too.

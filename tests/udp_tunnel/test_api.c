@@ -255,6 +255,81 @@ test_dump(struct udp_tunnel_registry *reg)
 	udp_tunnel_port_del(reg, AF_INET6, 1230, UDP_TUNNEL_TYPE_VXLAN_GPE);
 }
 
+/*
+ * The dump lists present entries without the empty slots; each carries its
+ * slot index, so a hole before an entry is visible (the ethtool text, which
+ * has no index, stays as it was).
+ */
+static void
+test_dump_slots(struct udp_tunnel_registry *reg)
+{
+	struct udp_tunnel_dev_info info = cb_info(UDP_TUNNEL_DEV_STATIC_IANA_VXLAN);
+	static const char want[] =
+		"Tunnel information for eth4:\n"
+		"  UDP port table 0: \n"
+		"    Size: 4\n"
+		"    Types: vxlan\n"
+		"    Entries (1):\n"
+		"        port 4791, vxlan\n"
+		"  UDP port table 1: \n"
+		"    Size: 4\n"
+		"    Types: geneve, vxlan-gpe\n"
+		"    No entries\n"
+		"  UDP port table 2: \n"
+		"    Size: 1\n"
+		"    Types: none\n"
+		"    Entries (1):\n"
+		"        port 4789, vxlan\n";
+	const struct udp_tunnel_dump_table *t0;
+	struct udp_tunnel_dump dump;
+	struct udp_tunnel_dev *dev;
+	struct cb_dev d = { 0 };
+	char text[1024] = "";
+	FILE *f;
+
+	CHECK_EQ(udp_tunnel_dev_register(reg, "eth4", &info, &d, &dev), 0);
+	CHECK_EQ(udp_tunnel_port_add(reg, AF_INET, 4790, UDP_TUNNEL_TYPE_VXLAN), 0);
+	CHECK_EQ(udp_tunnel_port_add(reg, AF_INET, 4791, UDP_TUNNEL_TYPE_VXLAN), 0);
+	CHECK_EQ(udp_tunnel_port_add(reg, AF_INET, 4792, UDP_TUNNEL_TYPE_VXLAN), 0);
+	CHECK_EQ(d.slots[0][0], 4790);
+	CHECK_EQ(d.slots[0][1], 4791);
+	CHECK_EQ(d.slots[0][2], 4792);
+	/* slots 0 and 2 emptied: one entry, behind a hole */
+	CHECK_EQ(udp_tunnel_port_del(reg, AF_INET, 4790, UDP_TUNNEL_TYPE_VXLAN), 0);
+	CHECK_EQ(udp_tunnel_port_del(reg, AF_INET, 4792, UDP_TUNNEL_TYPE_VXLAN), 0);
+	CHECK_EQ(d.slots[0][0] | d.slots[0][2], 0);
+	CHECK_EQ(udp_tunnel_dev_dump(dev, &dump), 0);
+	t0 = &dump.tables[0];
+	CHECK_EQ(t0->n_entries, 1);
+	CHECK_EQ(t0->entries[0].port, 4791);
+	CHECK_EQ(t0->entries[0].type, UDP_TUNNEL_TYPE_VXLAN);
+	CHECK_EQ(t0->entries[0].slot, 1);
+	CHECK_EQ(dump.tables[1].n_entries, 0);
+	CHECK_EQ(dump.n_tables, 3);
+	CHECK(dump.tables[2].is_static);
+	CHECK_EQ(dump.tables[2].entries[0].slot, 0);
+	f = fmemopen(text, sizeof(text), "w");
+	udp_tunnel_dump_print(reg, &dump, f);
+	fclose(f);
+	CHECK(strcmp(text, want) == 0);
+	if (strcmp(text, want) != 0)
+		fprintf(stderr, "dump:\n%s", text);
+
+	/* the hole is filled first; entries stay in slot order */
+	CHECK_EQ(udp_tunnel_port_add(reg, AF_INET, 4793, UDP_TUNNEL_TYPE_VXLAN), 0);
+	CHECK_EQ(d.slots[0][0], 4793);
+	CHECK_EQ(udp_tunnel_dev_dump(dev, &dump), 0);
+	CHECK_EQ(t0->n_entries, 2);
+	CHECK_EQ(t0->entries[0].port, 4793);
+	CHECK_EQ(t0->entries[0].slot, 0);
+	CHECK_EQ(t0->entries[1].port, 4791);
+	CHECK_EQ(t0->entries[1].slot, 1);
+
+	CHECK_EQ(udp_tunnel_dev_unregister(dev), 0);
+	udp_tunnel_port_del(reg, AF_INET, 4791, UDP_TUNNEL_TYPE_VXLAN);
+	udp_tunnel_port_del(reg, AF_INET, 4793, UDP_TUNNEL_TYPE_VXLAN);
+}
+
 static void
 test_may_sleep(struct udp_tunnel_registry *reg)
 {
@@ -291,6 +366,7 @@ main(void)
 	test_errors(reg);
 	test_refcount_and_lookup(reg);
 	test_dump(reg);
+	test_dump_slots(reg);
 	test_may_sleep(reg);
 	CHECK_EQ(udp_tunnel_registry_destroy(reg), 0);
 	CHECK(n_logs > 0);

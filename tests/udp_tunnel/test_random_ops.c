@@ -8,7 +8,7 @@
  *      an injected failure Linux itself may retry an unset of a port the
  *      device never took, so those are only counted);
  *   P2 what the dump (ethtool) shows is exactly what the hardware holds,
- *      slot order included, when no error was injected;
+ *      slot by slot (each entry's slot index), when no error was injected;
  *   P3 no stale port: every port in hardware has a user that the device
  *      should offload;
  *   P4 nothing left out: a user the device should offload is in hardware
@@ -149,7 +149,8 @@ check_props(struct world *w, bool errors_pending)
 						continue;
 					if (j >= dump.tables[t].n_entries ||
 							dump.tables[t].entries[j].port != v >> 16 ||
-							dump.tables[t].entries[j].type != (v & 0xffff))
+							dump.tables[t].entries[j].type != (v & 0xffff) ||
+							dump.tables[t].entries[j].slot != i)
 						report(w, "dump differs from hardware", n,
 							(uint16_t)(v >> 16), v & 0xffff);
 					j++;

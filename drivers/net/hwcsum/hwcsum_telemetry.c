@@ -3,8 +3,9 @@
  * Telemetry, readable with usertools/dpdk-telemetry.py:
  *   /hwcsum/list               hwcsum port ids
  *   /hwcsum/tunnels,<port>     the tunnel tables (as `ethtool --show-tunnels`
- *                              shows them, also as text lines), the
- *                              registry's users and the push counters
+ *                              shows them, also as text lines, and slot by
+ *                              slot), the registry's users and the push
+ *                              counters
  *   /hwcsum/offload,<port>     TX engine, RX work and the offload counters
  *   /hwcsum/flows,<port>       rte_flow rules: fate, mark, hits and the
  *                              registry reference each holds
@@ -138,6 +139,42 @@ tel_table(struct rte_tel_data *d, const struct udp_tunnel_registry *reg,
 	rte_tel_data_add_dict_container(d, key, entries, 0);
 }
 
+/*
+ * table<N>_slots: one string per slot of table N, "0" when empty and
+ * "<port>/<type>" otherwise, the way netdevsim's debugfs tables and the
+ * scenario files write them: table<N>_entries and the text leave the empty
+ * slots out, so only this shows where an entry sits behind a hole.
+ */
+static void
+tel_slots(struct rte_tel_data *d, const struct udp_tunnel_registry *reg,
+	  const struct udp_tunnel_dump_table *dt, unsigned int t)
+{
+	struct rte_tel_data *slots = rte_tel_data_alloc();
+	char key[32], val[RTE_TEL_MAX_STRING_LEN];
+	unsigned int i, j = 0;
+
+	if (slots == NULL)
+		return;
+	rte_tel_data_start_array(slots, RTE_TEL_STRING_VAL);
+	for (i = 0; i < dt->size; i++) {
+		const struct udp_tunnel_dump_entry *e = &dt->entries[j];
+		const char *name;
+
+		/* entries come in slot order */
+		if (j >= dt->n_entries || e->slot != i) {
+			rte_tel_data_add_array_string(slots, "0");
+			continue;
+		}
+		name = udp_tunnel_type_name(reg, e->type);
+		snprintf(val, sizeof(val), "%u/%s", e->port,
+			 name != NULL ? name : "?");
+		rte_tel_data_add_array_string(slots, val);
+		j++;
+	}
+	snprintf(key, sizeof(key), "table%u_slots", t);
+	rte_tel_data_add_dict_container(d, key, slots, 0);
+}
+
 /* The dump printed by the library, one array element per line. */
 static void
 tel_text(struct rte_tel_data *d, const struct udp_tunnel_registry *reg,
@@ -227,6 +264,12 @@ tel_tunnels(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "tunnel_replays",
 		__atomic_load_n(&priv->tunnel_replays, __ATOMIC_RELAXED));
 	tel_text(d, priv->registry, &dump);
+	/*
+	 * Last, so that the keys readers had before keep their place when a
+	 * very large set of tables comes near telemetry's 16 KB reply.
+	 */
+	for (t = 0; t < dump.n_tables; t++)
+		tel_slots(d, priv->registry, &dump.tables[t], t);
 	return 0;
 }
 

@@ -12,15 +12,16 @@ side by side and fail on the first difference with a diff:
   lib        lib/udp_tunnel with the netdevsim-shaped mock device
              (tests/udp_tunnel/scenario_run)
   hwcsum     net_hwcsum through an unmodified dpdk-testpmd, read back
-             through telemetry (replay-hwcsum.py), while the guest runs
+             through telemetry (replay-hwcsum.py, table<N>_slots), while
+             the guest runs
 
-netdevsim and lib are compared slot by slot; hwcsum's telemetry gives each
-table's entries in slot order without the empty slots, so it is compared
-with the others' slots without their empty ones. The static 4789/vxlan
-entries each shows are compared too. Where testpmd cannot express a step,
-hwcsum stops at it (the output says which line and why) and the rest of
-the file is compared two ways. Each replayer also checks the file's
-`expect` lines itself; any of them failing fails this command.
+All three are compared slot by slot, empty slots included, so a port in
+the wrong slot of a table with a hole is caught in any of them. The static
+4789/vxlan entries each shows (its ethtool view) are compared too. Where
+testpmd cannot express a step, hwcsum stops at it (the output says which
+line and why) and the rest of the file is compared two ways. Each replayer
+also checks the file's `expect` lines itself; any of them failing fails
+this command.
 
 Options:
   --build DIR          meson build directory (default: <repo>/build) for
@@ -55,29 +56,26 @@ def say(text):
 
 # ------------------------------------------------------------ the dumps
 class Check:
-    def __init__(self, f):
+    def __init__(self, path, f):
         self.line, self.n, self.nic = int(f[2]), int(f[3]), f[4]
-        # ("slots", [4 words]) or ("entries", [...]): telemetry has no slots.
-        self.tables = [(("entries", t[1:-1].split()) if t.startswith("[")
-                        else ("slots", t.split())) for t in f[5:7]]
+        # Each table: its slots, "0" (empty) or "<port>/<type>".
+        self.tables = [t.split() for t in f[5:7]]
+        if any(t.startswith("[") for t in f[5:7]):
+            raise SystemExit("%s: %s:%s check %s lists entries without their slots "
+                             "(a dump from before table<N>_slots): replay again" %
+                             (path, f[1], f[2], f[3]))
         self.static = int(f[7])
 
     def where(self):
         return (self.line, self.n, self.nic)
 
     def table_str(self, t):
-        kind, words = self.tables[t]
-        return "[" + " ".join(words) + "]" if kind == "entries" else " ".join(words)
+        return " ".join(self.tables[t])
 
-    def view(self, entries_only):
-        """Lines to diff: slots, or entries without the empty slots."""
-        out = []
-        for t, (kind, words) in enumerate(self.tables):
-            if entries_only or kind == "entries":
-                words = [w for w in words if w != "0"]
-                out.append("table %d entries: %s" % (t, " ".join(words) or "-"))
-            else:
-                out.append("table %d slots: %s" % (t, " ".join(words)))
+    def view(self):
+        """Lines to diff: each table slot by slot, the static entries."""
+        out = ["table %d slots: %s" % (t, " ".join(words))
+               for t, words in enumerate(self.tables)]
         out.append("static 4789/vxlan shown: %d" % self.static)
         return out
 
@@ -90,7 +88,7 @@ def parse_dump(path):
             w = raw.rstrip("\n").split("\t")
             r = out.setdefault(w[1], dict(checks=[], stop=None, notes=[]))
             if w[0] == "check" and len(w) == 8:
-                r["checks"].append(Check(w))
+                r["checks"].append(Check(path, w))
             elif w[0] == "stop":
                 r["stop"] = (int(w[2]), w[3], w[4])
             elif w[0] == "note":
@@ -113,8 +111,7 @@ def msgs_of(path):
 
 # ----------------------------------------------------------- comparison
 def differ(a, b):
-    entries_only = "entries" in (a.tables[0][0], b.tables[0][0])
-    return a.view(entries_only) != b.view(entries_only)
+    return a.view() != b.view()
 
 
 def side_by_side(label, cells, width):
@@ -141,11 +138,10 @@ def report_difference(path, msg, ref, rows, a=None, b=None, why=None):
         return
     for i in IMPLS:
         if rows[i] is not None:
-            print("  %-9s holds: %s" % (i, "; ".join(rows[i].view(False))))
-    entries_only = "entries" in (rows[a].tables[0][0], rows[b].tables[0][0])
+            print("  %-9s holds: %s" % (i, "; ".join(rows[i].view())))
     sys.stdout.writelines(difflib.unified_diff(
-        [l + "\n" for l in rows[a].view(entries_only)],
-        [l + "\n" for l in rows[b].view(entries_only)], a, b))
+        [l + "\n" for l in rows[a].view()],
+        [l + "\n" for l in rows[b].view()], a, b))
 
 
 def compare(files, dumps):
@@ -158,8 +154,7 @@ def compare(files, dumps):
         checks = [c for r in recs.values() for c in r["checks"]]
         width = max([len(c.table_str(t)) for c in checks for t in (0, 1)] + [30])
         print()
-        side_by_side("", ["netdevsim (slots)", "lib (slots)",
-                          "hwcsum (entries, slot order)"], width)
+        side_by_side("", ["netdevsim (slots)", "lib (slots)", "hwcsum (slots)"], width)
         notes = list(recs["hwcsum"]["notes"])
         stop = recs["hwcsum"]["stop"]
         if stop is not None:
