@@ -73,16 +73,26 @@ def strip_vnet(raw):
     return raw, False
 
 
+def next_ip_udp(cur):
+    """The first IP or IPv6 layer from cur on, and the UDP header right
+    behind it (IPv6 extension headers between them: ip6tnl adds one)."""
+    while cur is not None and not isinstance(cur, (IP, IPv6)):
+        cur = cur.payload if cur.payload else None
+    if cur is None:
+        return None, None
+    udp = cur.payload
+    while isinstance(cur, IPv6) and udp and udp.__class__.__name__.startswith("IPv6ExtHdr"):
+        udp = udp.payload
+    return cur, udp if isinstance(udp, UDP) else None
+
+
 def layers(pkt):
     """(ip, udp) pairs at every depth, GUE's inner IP included."""
     out = []
     cur = pkt
     while cur is not None:
-        ip = cur.getlayer(IP) or cur.getlayer(IPv6)
-        if ip is None:
-            break
-        udp = ip.getlayer(UDP)
-        if udp is None or udp.underlayer is not ip:
+        ip, udp = next_ip_udp(cur)
+        if udp is None:
             break
         out.append((ip, udp))
         if udp.dport == GUE_PORT:

@@ -250,9 +250,11 @@ send_cells() {
 
 # A sender-side capture of a Linux NIC: what the stack gave the device.
 TCPDUMP=
+# No "udp" filter: it misses IPv6 with an extension header (ip6tnl's
+# encapsulation limit option in front of GUE).
 capture() { # capture NS DEV NAME
 	ip netns exec "$1" tcpdump -i "$2" -s 256 -B 16384 -U -n -Q out -w "$OUT/tx-$3.pcap" \
-		udp 2> "/tmp/tcpdump-$3.log" &
+		2> "/tmp/tcpdump-$3.log" &
 	TCPDUMP=$!
 	for _ in $(seq 100); do grep -q listening "/tmp/tcpdump-$3.log" && return 0; sleep 0.1; done
 	die "tcpdump on $2 did not start: $(cat "/tmp/tcpdump-$3.log")"
