@@ -283,20 +283,15 @@ app_start() {
 		-d "$PMDS/librte_net_af_packet.so.23" -d "$PMDS/$DPDK_PMD" -d "$PMD_SO"
 		--vdev "net_hwcsum0,sub=${BDF[$s]}" --vdev "net_af_packet0,iface=${v}0"
 		--vdev "net_hwcsum1,sub=net_af_packet0")
+	vmac=$(ip netns exec "$([ "$s" = 0 ] && echo i || echo j)" cat "/sys/class/net/${v}1/address")
 	if [ "$t" = 0 ]; then
-		vmac=$(ip netns exec "$([ "$s" = 0 ] && echo i || echo j)" cat "/sys/class/net/${v}1/address")
 		# Ports: 0 the NIC (owned by hwcsum), 1 net_hwcsum0, 2 the
 		# AF_PACKET socket (owned), 3 net_hwcsum1; checked below.
 		dpdk-testpmd "${eal[@]}" -- --forward-mode=csum --stats-period 30 \
 			--tx-offloads=0xe --rx-offloads=0xe --eth-peer="1,${MAC[$peer]}" --eth-peer="3,$vmac" \
 			--total-num-mbufs=8192 --txd=512 --rxd=512 > "$log" 2>&1 &
 		APP_PID[$s]=$!
-		for _ in $(seq 300); do
-			grep -q "packet forwarding" "$log" 2> /dev/null && break
-			kill -0 "${APP_PID[$s]}" 2> /dev/null || break
-			sleep 0.2
-		done
-		grep -q "packet forwarding" "$log" || { cat "$log"; die "testpmd on NIC $s did not start"; }
+		app_wait "$s" "packet forwarding" || die "testpmd on NIC $s did not start"
 		grep -qi "TX P=1/Q=0 .* peer=${MAC[$peer]}" "$log" && grep -qi "TX P=3/Q=0 .* peer=$vmac" "$log" ||
 			{ cat "$log"; die "testpmd on NIC $s: ports 1 and 3 are not the NIC's and the veth's hwcsum"; }
 		return 0
@@ -305,10 +300,8 @@ app_start() {
 	keys+=",local=$(under $t $o $i $s),remote=$(under $t $o $i $peer)"
 	case $t in
 	1) keys+=",vni=1$o" ;;
-	# RFC 8926 options: Linux's classic geneve device skips them.
 	2) keys+=",vni=2$o,geneve_opt=${GENEVE_OPTS[0]},geneve_opt=${GENEVE_OPTS[1]}" ;;
 	3 | 4)
-		vmac=$(ip netns exec "$([ "$s" = 0 ] && echo i || echo j)" cat "/sys/class/net/${v}1/address")
 		keys+=",inner_dst_mac=$vmac,inner_src_mac=02:00:00:00:00:fe"
 		# Linux's vxlan gpe device carries IP, not Ethernet.
 		[ "$t" = 4 ] && keys+=",vni=4$o,gpe_payload=ip"
@@ -317,12 +310,18 @@ app_start() {
 	"$GW" "${eal[@]}" -- --underlay net_hwcsum0 -s 0 --duration 600 --tunnel "name=c,$keys" \
 		> "$log" 2>&1 &
 	APP_PID[$s]=$!
+	app_wait "$s" "tunnel(s)" || die "the gateway on NIC $s did not start"
+}
+# app_wait SIDE TEXT: until the application's log says TEXT (60 s), or it
+# exits; its log on the console when it did not get there.
+app_wait() {
 	for _ in $(seq 300); do
-		grep -q "tunnel(s)" "$log" 2> /dev/null && break
-		kill -0 "${APP_PID[$s]}" 2> /dev/null || break
+		grep -qF "$2" "${APP_LOG[$1]}" 2> /dev/null && return 0
+		kill -0 "${APP_PID[$1]}" 2> /dev/null || break
 		sleep 0.2
 	done
-	grep -q "tunnel(s)" "$log" || { cat "$log"; die "the gateway on NIC $s did not start"; }
+	cat "${APP_LOG[$1]}"
+	return 1
 }
 app_stop() { # app_stop SIDE: SIGINT, a clean exit, no leaked mbuf
 	local rc
