@@ -275,8 +275,11 @@ if [ -n "$NETNS_SETUP" ]; then
 	command -v unshare >/dev/null || die "unshare missing (util-linux)"
 	[ -c /dev/net/tun ] || die "/dev/net/tun missing: virtio-tap NICs need it"
 	# A private network namespace: the taps and bridges never touch the
-	# host's own networking and vanish with QEMU.
-	RUNNER=(unshare --net -- bash -c "ip link set lo up && ${NETNS_SETUP}exec \"\$@\"" netns)
+	# host's own networking and vanish with QEMU. No IPv6 there: the
+	# bridge's and taps' own MLD reports and router solicitations would
+	# reach the guest's NICs among the frames a test counts.
+	NETNS_QUIET="sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 && "
+	RUNNER=(unshare --net -- bash -c "ip link set lo up && ${NETNS_QUIET}${NETNS_SETUP}exec \"\$@\"" netns)
 fi
 
 say "booting $RELEASE ($KERNEL) smp=$SMP mem=${MEM}M nics=[${NICS[*]}] timeout=${TIMEOUT}s"
