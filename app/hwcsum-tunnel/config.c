@@ -308,6 +308,10 @@ gw_global_set(struct gw_config *cfg, const char *key, const char *value,
 		if (parse_uint(value, 1u << 30, &v))
 			return bad(where, key, value, "seconds");
 		cfg->duration = v;
+	} else if (!strcmp(key, "idle_sleep")) {
+		if (parse_uint(value, 100000, &v))
+			return bad(where, key, value, "0..100000 microseconds");
+		cfg->idle_sleep_us = v;
 	} else {
 		fprintf(stderr, "hwcsum-tunnel: %s: unknown key '%s'\n", where, key);
 		return -EINVAL;
@@ -375,17 +379,18 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 		{ "mbufs", required_argument, NULL, 'n' },
 		{ "stats-interval", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "idle-sleep", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *const keys[] = { ['u'] = "underlay", ['n'] = "mbufs",
-		['s'] = "stats_interval", ['d'] = "duration" };
+		['s'] = "stats_interval", ['d'] = "duration", ['i'] = "idle_sleep" };
 	unsigned int nb_cli = 0;
 	int opt;
 
 	/* The file first, so that options given on the command line win. */
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:i:h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			gw_usage(argv[0]);
 			exit(EXIT_SUCCESS);
@@ -402,17 +407,18 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 	if (cfg->file != NULL && gw_config_file_load(cfg, cfg->file) < 0)
 		return -EINVAL;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:i:h", longopts, NULL)) != -1) {
 		char where[32];
 
 		snprintf(where, sizeof(where), "--%s", opt == 's' ? "stats-interval" :
-			 opt == 'd' ? "duration" : opt == 'n' ? "mbufs" : "underlay");
+			 opt == 'd' ? "duration" : opt == 'n' ? "mbufs" :
+			 opt == 'i' ? "idle-sleep" : "underlay");
 		switch (opt) {
 		case 't':
 			if (parse_tunnel_arg(cfg, optarg, ++nb_cli) < 0)
 				return -EINVAL;
 			break;
-		case 'u': case 'n': case 's': case 'd':
+		case 'u': case 'n': case 's': case 'd': case 'i':
 			if (gw_global_set(cfg, keys[opt], optarg, where) < 0)
 				return -EINVAL;
 			break;
@@ -442,7 +448,7 @@ gw_usage(const char *prog)
 "\n"
 "SYNOPSIS\n"
 "    %s [EAL options] -- [-f FILE] [--underlay PORT] [--tunnel SPEC]...\n"
-"        [--mbufs N] [--stats-interval S] [--duration S]\n"
+"        [--mbufs N] [--stats-interval S] [--duration S] [--idle-sleep US]\n"
 "\n"
 "DESCRIPTION\n"
 "    Frames received on an inner port are encapsulated in the tunnel of\n"
@@ -463,6 +469,10 @@ gw_usage(const char *prog)
 "    -s, --stats-interval S  seconds between statistics lines, 0: none\n"
 "                          (default 1)\n"
 "    -d, --duration S      stop after S seconds (default: at SIGINT/SIGTERM)\n"
+"    -i, --idle-sleep US   after 1024 empty polling rounds in a row, sleep\n"
+"                          US microseconds between rounds until a packet\n"
+"                          comes ([global] idle_sleep; default 0: busy\n"
+"                          poll). For shared cores and emulated guests.\n"
 "    -h, --help            this text\n"
 "\n"
 "TUNNEL KEYS\n"

@@ -40,33 +40,60 @@ gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
-/* One queue of every port per lcore: nothing on the data path is shared. */
-static void
+/* One queue of every port per lcore: nothing on the data path is shared.
+ * Returns how many packets it took in.
+ */
+static unsigned int
 poll_once(struct gw_worker *w)
 {
 	struct rte_mbuf *pkts[GW_BURST];
-	unsigned int i;
+	unsigned int i, total;
 	uint16_t n;
 
 	n = rte_eth_rx_burst(gw_cfg.underlay_port, w->queue, pkts, GW_BURST);
 	if (n > 0)
 		gw_decap_burst(w, pkts, n);
+	total = n;
 	for (i = 0; i < gw_cfg.nb_tunnels; i++) {
 		const struct gw_tunnel *t = &gw_cfg.tunnels[i];
 
 		n = rte_eth_rx_burst(t->inner_port, w->queue, pkts, GW_BURST);
 		if (n > 0)
 			gw_encap_burst(w, t, pkts, n);
+		total += n;
 	}
+	return total;
+}
+
+/* --idle-sleep: after this many empty rounds in a row the lcore sleeps
+ * between rounds, until a round brings a packet. Under load it never
+ * sleeps; idle, it gives the CPU back (a shared core, a TCG guest).
+ */
+#define GW_IDLE_ROUNDS 1024
+
+static void
+poll_or_sleep(struct gw_worker *w, unsigned int *empty_rounds)
+{
+	if (poll_once(w) > 0) {
+		*empty_rounds = 0;
+		return;
+	}
+	if (gw_cfg.idle_sleep_us == 0)
+		return;
+	if (*empty_rounds < GW_IDLE_ROUNDS)
+		(*empty_rounds)++;
+	else
+		rte_delay_us_sleep(gw_cfg.idle_sleep_us);
 }
 
 static int
 worker_main(void *arg)
 {
 	struct gw_worker *w = arg;
+	unsigned int empty_rounds = 0;
 
 	while (!gw_quit)
-		poll_once(w);
+		poll_or_sleep(w, &empty_rounds);
 	return 0;
 }
 
@@ -76,10 +103,11 @@ main_loop(struct gw_worker *self)
 {
 	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
 	uint64_t last = start, now;
+	unsigned int empty_rounds = 0;
 
 	while (!gw_quit) {
 		if (self != NULL)
-			poll_once(self);
+			poll_or_sleep(self, &empty_rounds);
 		else
 			rte_delay_us_sleep(10000);
 		now = rte_get_timer_cycles();

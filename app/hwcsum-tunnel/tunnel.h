@@ -64,6 +64,7 @@ struct gw_config {
 	unsigned int nb_mbufs;
 	unsigned int stats_interval;	/* seconds, 0: no periodic lines */
 	unsigned int duration;		/* seconds, 0: until a signal */
+	unsigned int idle_sleep_us;	/* sleep when idle (main.c), 0: busy poll */
 	struct gw_tunnel tunnels[GW_MAX_TUNNELS];
 	unsigned int nb_tunnels;
 	uint16_t inner_ports[GW_MAX_INNER];

@@ -50,6 +50,7 @@ bad_ini bad_opt "${F}bad_opt.ini:8 \[tunnel:a\]: key 'geneve_opt': bad value '0x
 bad_ini bad_gpe_payload "${F}bad_gpe_payload.ini:8 \[tunnel:a\]: key 'gpe_payload': bad value 'ipv4'" 's/^type = vxlan/type = vxlan-gpe/; 8i gpe_payload = ipv4'
 bad_ini gpe_payload_vxlan "${F}gpe_payload_vxlan.ini:6 \[tunnel:a\]: key 'gpe_payload': only for type vxlan-gpe" '8i gpe_payload = ip'
 bad_ini bad_global "${F}bad_global.ini:4 \[global\]: key 'mbufs': bad value '12x'" '3a mbufs = 12x'
+bad_ini bad_idle_sleep "${F}bad_idle_sleep.ini:4 \[global\]: key 'idle_sleep': bad value '100001' \(0..100000 microseconds\)" '3a idle_sleep = 100001'
 bad_ini missing_key "${F}missing_key.ini:6 \[tunnel:a\]: missing required key 'remote_mac'" '/^remote_mac/d'
 bad_ini missing_vni "${F}missing_vni.ini:6 \[tunnel:a\]: missing required key 'vni'" '/^vni/d'
 bad_ini dup_vni "${F}dup_vni.ini:13 \[tunnel:b\]: key 'vni': duplicate VNI 42 .*tunnel 'a'" \
