@@ -204,7 +204,9 @@ printf '%s\0' "${CMD[@]}" > "$OUTDIR/argv"
 } > "$OUTDIR/env"
 
 # NICs and links.
-QEMU=(qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP" -m "$MEM" -M pc
+# One socket per vCPU: SeaBIOS's MP table has one entry per package, so
+# this is how every vCPU comes up without ACPI (kernel/config/hwcsum.config).
+QEMU=(qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP,sockets=$SMP" -m "$MEM" -M pc
 	-nodefaults -no-reboot -display none -monitor none
 	-chardev stdio,id=con,signal=off -serial chardev:con
 	-kernel "$KERNEL/bzImage"
