@@ -1,12 +1,14 @@
 # hwcsum — the two commands for a fresh machine are `make demo` and `make test`.
 #
 #   make demo     setup, build, then the demo (no NIC needed)
-#   make test     setup, build, every suite; last line "N passed, N failed"
+#   make test     setup, build, every suite (long forms: the targets below);
+#                 last line "N passed, N failed"
 #   make check    the fast suites only (no QEMU)
 #   make asan     build and run the fast suites with ASan + UBSan
 #   make bench    the benchmarks (tables, JSON and plots in build/bench/)
 #   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well
-#   make qemu-full    the QEMU bypass suites with the bare driver's sessions
+#   make qemu-full    the QEMU bypass suites with the bare driver's sessions,
+#                     and every GENEVE variant of the gateway against Linux
 #   make compare      the kernel-against-bypass matrix on every NIC model
 #                     (docs/compare.md and docs/compare.png)
 
@@ -74,7 +76,8 @@ kernel-6.12: build
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
 
 # The QEMU bypass suites in full: the bare driver's sessions (the control)
-# beside hwcsum's (tables in build/tests/qemu/full/).
+# beside hwcsum's (tables in build/tests/qemu/full/), and the gateway
+# against Linux's geneve in a guest over IPv4 too, with and without sums.
 qemu-full: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
 	-$(MESON_TEST) --suite qemu-full
