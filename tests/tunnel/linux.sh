@@ -94,13 +94,14 @@ variant() {
 	RUN_N=$((RUN_N + 1))
 	# --duration: a guard only, the run ends with SIGINT below, sent to
 	# the gateway itself (ip netns exec forks: its pid is not the gateway's).
-	# --idle-sleep: between streams the lcore sleeps (in a TCG guest it
-	# would spin a host thread); the streams themselves run polled.
+	# Busy polling, not --idle-sleep: with it, a cold make test once saw
+	# 173 of 200 datagrams of a burst arrive (ns u -> ns i, GENEVE over
+	# IPv6, in a guest beside a kernel build); this test counts every one.
 	in_gw sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/gw.pid" "$GW" --no-huge -m 256 --no-pci -l 0-1 \
 		--file-prefix "hwcsum-tunnel-$$-$RUN_N" -d "$PMD_SO" \
 		--vdev net_af_packet0,iface=vu0 --vdev net_hwcsum0,sub=net_af_packet0 \
 		--vdev net_af_packet1,iface=vi0 --vdev net_hwcsum1,sub=net_af_packet1 -- \
-		--underlay net_hwcsum0 -s 0 --duration 90 --idle-sleep 200 \
+		--underlay net_hwcsum0 -s 0 --duration 90 \
 		--tunnel "name=$name,inner_port=net_hwcsum1,remote_mac=$U_MAC,$keys" \
 		>"$log" 2>&1 &
 	GW_PID=$!
