@@ -369,6 +369,16 @@ parse_tunnel_arg(struct gw_config *cfg, const char *arg, unsigned int idx)
 	return 0;
 }
 
+/* The long name of option opt, for messages. */
+static const char *
+long_name(const struct option *opts, int opt)
+{
+	for (; opts->name != NULL; opts++)
+		if (opts->val == opt)
+			return opts->name;
+	return "?";
+}
+
 int
 gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 {
@@ -410,9 +420,7 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:i:h", longopts, NULL)) != -1) {
 		char where[32];
 
-		snprintf(where, sizeof(where), "--%s", opt == 's' ? "stats-interval" :
-			 opt == 'd' ? "duration" : opt == 'n' ? "mbufs" :
-			 opt == 'i' ? "idle-sleep" : "underlay");
+		snprintf(where, sizeof(where), "--%s", long_name(longopts, opt));
 		switch (opt) {
 		case 't':
 			if (parse_tunnel_arg(cfg, optarg, ++nb_cli) < 0)
