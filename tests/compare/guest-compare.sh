@@ -62,8 +62,9 @@ done
 # on its own device, 10.63.O / fd63:O); cell port BASE + 100 T + 10 O + I.
 TUNNELS=(none vxlan geneve gue vxlan-gpe)
 # HWCSUM_TUNNELS: hwcsum on both ends starts two gateways per cell, about
-# 25 s under TCG, so the reduced set (make test) keeps VXLAN and GENEVE
-# there; every tunnel still meets Linux both ways in the cross phase.
+# 50 s under TCG, so the reduced set (make test) keeps GENEVE there (with
+# options: the most the two gateways must agree on); every tunnel still
+# meets Linux both ways in the cross phase.
 # IDLE_SLEEP: the reduced set lets the gateways sleep when idle, as an idle
 # polling lcore is a host thread spinning under TCG, which make test pays
 # for; the full set keeps busy polling, as measured in docs/compare.md.
@@ -71,7 +72,7 @@ case "$CELLSET" in
 full) CELL_TUNNELS="0 1 2 3 4"; FAMILIES="4 6"; COUNT=400
 	HWCSUM_TUNNELS=$CELL_TUNNELS; IDLE_SLEEP=0 ;;
 reduced) CELL_TUNNELS="0 1 2 3 4"; FAMILIES="4"; COUNT=200
-	HWCSUM_TUNNELS="1 2"; IDLE_SLEEP=200 ;;
+	HWCSUM_TUNNELS="2"; IDLE_SLEEP=200 ;;
 *) die "unknown cell set '$CELLSET' (full, reduced)" ;;
 esac
 SIZE=512
