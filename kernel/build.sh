@@ -37,8 +37,7 @@
 #   tools/testing/selftests/drivers/net/netdevsim), build.log
 #
 # Environment: HWCSUM_CACHE (default /var/cache/hwcsum), HWCSUM_JOBS
-# (default: CPUs + 1; the build runs under nice, so it takes what the
-# guests and suites beside it leave), HWCSUM_KERNEL_TARBALL (default
+# (default 2: the machine is shared), HWCSUM_KERNEL_TARBALL (default
 # /usr/src/linux-source-<tree>.tar.xz), HWCSUM_THP=keep (leave the host's
 # transparent huge page mode alone during the build; see below).
 
@@ -51,7 +50,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SCRIPT="$HERE/$(basename "$0")"
 HWCSUM_CACHE=${HWCSUM_CACHE:-/var/cache/hwcsum}
 CACHE="$HWCSUM_CACHE/kernel"
-JOBS=${HWCSUM_JOBS:-$(($(nproc) + 1))}
+JOBS=${HWCSUM_JOBS:-2}
 VARIANT=patched
 [ "${HWCSUM_KERNEL_UNPATCHED:-0}" = 1 ] && VARIANT=unpatched
 KTREE=${HWCSUM_KERNEL_TREE:-6.1}
