@@ -37,10 +37,8 @@ PMD_SO=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3           # Debian's scapy
 MATRIX=${CSUM_ENGINE_MATRIX:-full}
-# An ASan build preloads its runtime for testpmd (meson.build): python and
-# tshark must not get it; csum_drive.py gives it back to testpmd only.
-export TESTPMD_PRELOAD=${LD_PRELOAD:-}
-unset LD_PRELOAD
+# lib.sh keeps an ASan runtime for testpmd only: csum_drive.py gives
+# TESTPMD_PRELOAD back to testpmd.
 
 if [ -n "${CSUM_ENGINE_WORK:-}" ]; then
 	WORK=$CSUM_ENGINE_WORK

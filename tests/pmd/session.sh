@@ -18,7 +18,7 @@ tp_start() {
 	PREFIX=hwcsum-tp-$$-$SESSION
 	OUTF=$WORK/out.$SESSION
 	mkfifo "$WORK/fifo"
-	timeout 300 stdbuf -oL "$TESTPMD" --no-huge -m 256 --no-pci -l 0-1 \
+	LD_PRELOAD=$TESTPMD_PRELOAD timeout 300 stdbuf -oL "$TESTPMD" --no-huge -m 256 --no-pci -l 0-1 \
 		--file-prefix "$PREFIX" -d "$PMD_SO" $1 -- -i \
 		--total-num-mbufs=4096 ${2:-} <"$WORK/fifo" >"$OUTF" 2>&1 &
 	TP_PID=$!

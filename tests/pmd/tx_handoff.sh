@@ -63,7 +63,7 @@ run() {
 			echo "FAIL: tcpdump did not start: $(cat "$WORK/tcpdump.log")" >&2
 		touch "$WORK/capturing"
 	) &
-	OUT=$(timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
+	OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
 		--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null" \
 		--vdev net_tap0,iface=hwcsumtap0 \
 		--vdev net_hwcsum0,sub=net_pcap0 \
