@@ -46,7 +46,10 @@
 #   --mem MB           guest memory (default 1024)
 #   --timeout SEC      whole-run limit (default 900): QEMU is killed after
 #                      it; COMMAND gets SEC-30 inside the guest
-#   --append ARGS      extra kernel command line (e.g. hugepages=64)
+#   --append ARGS      extra kernel command line (e.g. hugepages=64); the
+#                      guest is also given the host's TSC rate
+#                      (tsc_early_khz, see host_tsc_khz below; HWCSUM_TSC_KHZ
+#                      in the environment overrides it, 0 leaves it out)
 #   --outdir DIR       run directory (default: a new dir under
 #                      $HWCSUM_CACHE/vm-runs): console.log, status, and
 #                      whatever the guest writes to $HWCSUM_OUT (= this dir)
@@ -92,6 +95,36 @@ GUEST_ENV=()
 ROOT_CACHE=loose
 
 T0=$(date +%s)
+
+# The guest's TSC under TCG is the host's (QEMU reads it with rdtsc), but
+# the guest kernel cannot measure its rate: without ACPI there is no HPET
+# or PM timer to calibrate against, and the PIT loop fails under TCG when
+# the host is busy. Without a TSC the clocksource is jiffies: no
+# high-resolution timers, every sleep rounded up to a 4 ms tick (DPDK's
+# e1000 driver sleeps 50 us per bit to read its EEPROM: 18 s to probe
+# instead of 1 s). So the guest is told the rate: HWCSUM_TSC_KHZ (0: do
+# not), else the host kernel's own measurement from its log, else "cpu MHz"
+# of a constant-TSC CPU without frequency scaling (a VM's, like this one).
+host_tsc_khz() {
+	local mhz=
+	if [ -n "${HWCSUM_TSC_KHZ:-}" ]; then
+		[ "$HWCSUM_TSC_KHZ" = 0 ] || echo "$HWCSUM_TSC_KHZ"
+		return
+	fi
+	local log
+	log=$(dmesg 2>/dev/null)
+	for re in 'Refined TSC clocksource calibration: \([0-9.]*\) MHz' \
+		'Detected \([0-9.]*\) MHz TSC' 'Detected \([0-9.]*\) MHz processor'; do
+		mhz=$(sed -n "s/.*tsc: $re.*/\1/p" <<< "$log" | tail -n1)
+		[ -z "$mhz" ] || break
+	done
+	if [ -z "$mhz" ] && grep -qw constant_tsc /proc/cpuinfo &&
+		[ ! -d /sys/devices/system/cpu/cpu0/cpufreq ]; then
+		mhz=$(awk -F': *' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	fi
+	[[ $mhz =~ ^[1-9][0-9]*(\.[0-9]+)?$ ]] || return 0
+	awk -v m="$mhz" 'BEGIN { printf "%d\n", m * 1000 + 0.5 }'
+}
 say() { echo "[vm-run +$(($(date +%s) - T0))s] $*" >&2; }
 die() { echo "[vm-run] FAILED: $*" >&2; exit 125; }
 usage() { sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; }
@@ -264,6 +297,12 @@ for d in "${DUMPS[@]}"; do
 done
 
 CMDLINE="console=ttyS0 root=hostroot rootfstype=9p"
+TSC_KHZ=$(host_tsc_khz)
+if [ -n "$TSC_KHZ" ]; then
+	CMDLINE+=" tsc_early_khz=$TSC_KHZ tsc=reliable"
+else
+	say "the host's TSC rate is unknown: the guest may run on jiffies (4 ms timers)"
+fi
 case "$ROOT_CACHE" in
 none | loose | mmap) ;;
 *) die "--root-cache must be none, loose or mmap, got '$ROOT_CACHE'" ;;

@@ -83,7 +83,7 @@ hostname hwcsum-guest 2>/dev/null
 ip link set lo up
 
 mapfile -d '' -t ARGV < "$RUN/argv"
-log "kernel $(uname -r), $(nproc) CPUs, running: ${ARGV[*]}"
+log "kernel $(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null), running: ${ARGV[*]}"
 cd "${HWCSUM_CWD:-/}" 2>/dev/null || cd /
 export HWCSUM_OUT="$RUN" HWCSUM_NICS_FILE="$RUN/nics" HWCSUM_IN_GUEST=1
 timeout -k 5 "$HWCSUM_GUEST_TIMEOUT" "${ARGV[@]}" < /dev/null
