@@ -1,9 +1,10 @@
 # hwcsum — the two commands for a fresh machine are `make demo` and `make test`.
 #
 #   make demo     setup, build, then the demo (no NIC needed)
-#   make test     setup, build, every suite (long forms: the targets below);
-#                 last line "N passed, N failed"
-#   make check    the fast suites only (no QEMU)
+#   make test     setup, build, every suite once (host suites under ASan +
+#                 UBSan; long forms: the targets below); last line
+#                 "N passed, N failed"
+#   make check    the fast suites only (no QEMU), on the normal build
 #   make asan     build and run the fast suites with ASan + UBSan
 #   make bench    the benchmarks (tables, JSON and plots in build/bench/)
 #   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well
@@ -24,10 +25,12 @@ TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # suite checks where files go, not memory: the normal build runs it.
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --no-suite install
-# make test's ASan pass leaves out the longest testpmd runs (suite
-# asan-long, about 2 min): they run on the normal build there, and under
-# ASan in `make asan`.
-ASAN_LONG   = --no-suite asan-long
+# make test runs each test once. The host suites run on the ASan + UBSan
+# build, whose run checks all that the normal build's would and more; the
+# normal build runs what that one cannot: the QEMU guests (suite kernel:
+# they boot its PMD and applications uninstrumented), ThreadSanitizer and
+# the install check. `make check` runs the host suites on the normal build.
+NORMAL_ONLY = --suite kernel --suite tsan --suite install
 
 .PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare clean
 
@@ -45,12 +48,12 @@ build: setup $(BUILD)/build.ninja
 demo: build
 	devtools/demo.sh $(BUILD)
 
-# Every suite on the normal build, then the non-QEMU suites again under
-# ASan + UBSan: leaks and undefined behaviour fail `make test` too.
+# The guests, TSan and install on the normal build, then the host suites
+# under ASan + UBSan: leaks and undefined behaviour fail `make test` too.
 test: build asan-build
 	@rm -f $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
-	-$(TEST_ENV) $(MESON_TEST) $(LONG_SUITES)
-	-$(TEST_ENV) $(ASAN_TEST) $(ASAN_LONG)
+	-$(TEST_ENV) $(MESON_TEST) $(LONG_SUITES) $(NORMAL_ONLY)
+	-$(TEST_ENV) $(ASAN_TEST)
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json asan:$(ASAN_BUILD)/meson-logs/testlog.json
 
 check: build
