@@ -63,16 +63,21 @@ done
 TUNNELS=(none vxlan geneve gue vxlan-gpe)
 # HWCSUM_TUNNELS: hwcsum on both ends starts two gateways per cell, about
 # 50 s under TCG, so the reduced set (make test) keeps GENEVE there (with
-# options: the most the two gateways must agree on); every tunnel still
-# meets Linux both ways in the cross phase.
+# options: the most the two gateways must agree on).
+# CROSS_TUNNELS: each tunnel of the cross phase starts a gateway (about
+# 15 s); the reduced set keeps the three whose encapsulation the two
+# stacks must agree on in detail (VXLAN, GENEVE with options, GUE of the
+# RFC series), and leaves plain UDP (qemu-hwcsum-e1000 covers hwcsum's
+# side of it) and VXLAN-GPE to the full set; every tunnel still runs
+# Linux to Linux.
 # IDLE_SLEEP: the reduced set lets the gateways sleep when idle, as an idle
 # polling lcore is a host thread spinning under TCG, which make test pays
 # for; the full set keeps busy polling, as measured in docs/compare.md.
 case "$CELLSET" in
 full) CELL_TUNNELS="0 1 2 3 4"; FAMILIES="4 6"; COUNT=400
-	HWCSUM_TUNNELS=$CELL_TUNNELS; IDLE_SLEEP=0 ;;
+	CROSS_TUNNELS=$CELL_TUNNELS; HWCSUM_TUNNELS=$CELL_TUNNELS; IDLE_SLEEP=0 ;;
 reduced) CELL_TUNNELS="0 1 2 3 4"; FAMILIES="4"; COUNT=200
-	HWCSUM_TUNNELS="2"; IDLE_SLEEP=200 ;;
+	CROSS_TUNNELS="1 2 3"; HWCSUM_TUNNELS="2"; IDLE_SLEEP=200 ;;
 *) die "unknown cell set '$CELLSET' (full, reduced)" ;;
 esac
 SIZE=512
@@ -405,7 +410,7 @@ phase_cross() {
 	capture b "$dev1" linux-hwcsum
 	start_receiver b hwcsum-linux
 	start_receiver i linux-hwcsum
-	for t in $CELL_TUNNELS; do
+	for t in $CROSS_TUNNELS; do
 		for o in $FAMILIES; do
 			for i in $([ "$t" = 3 ] && inners $t $o || echo x); do
 				app_start 0 "$t" "$o" "$i"
