@@ -106,12 +106,13 @@ T0=$(date +%s)
 # not), else the host kernel's own measurement from its log, else "cpu MHz"
 # of a constant-TSC CPU without frequency scaling (a VM's, like this one).
 host_tsc_khz() {
-	local mhz=
+	local mhz= log re
 	if [ -n "${HWCSUM_TSC_KHZ:-}" ]; then
+		[[ $HWCSUM_TSC_KHZ =~ ^[0-9]+$ ]] ||
+			die "HWCSUM_TSC_KHZ must be the TSC rate in kHz (0: none), got '$HWCSUM_TSC_KHZ'"
 		[ "$HWCSUM_TSC_KHZ" = 0 ] || echo "$HWCSUM_TSC_KHZ"
-		return
+		return 0
 	fi
-	local log
 	log=$(dmesg 2>/dev/null)
 	for re in 'Refined TSC clocksource calibration: \([0-9.]*\) MHz' \
 		'Detected \([0-9.]*\) MHz TSC' 'Detected \([0-9.]*\) MHz processor'; do
@@ -297,7 +298,7 @@ for d in "${DUMPS[@]}"; do
 done
 
 CMDLINE="console=ttyS0 root=hostroot rootfstype=9p"
-TSC_KHZ=$(host_tsc_khz)
+TSC_KHZ=$(host_tsc_khz) || exit 125
 if [ -n "$TSC_KHZ" ]; then
 	CMDLINE+=" tsc_early_khz=$TSC_KHZ tsc=reliable"
 else
