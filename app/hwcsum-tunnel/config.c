@@ -393,14 +393,13 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *const keys[] = { ['u'] = "underlay", ['n'] = "mbufs",
-		['s'] = "stats_interval", ['d'] = "duration", ['i'] = "idle_sleep" };
+	static const char shortopts[] = "f:u:t:n:s:d:i:h";
 	unsigned int nb_cli = 0;
 	int opt;
 
 	/* The file first, so that options given on the command line win. */
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:i:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			gw_usage(argv[0]);
 			exit(EXIT_SUCCESS);
@@ -417,17 +416,22 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 	if (cfg->file != NULL && gw_config_file_load(cfg, cfg->file) < 0)
 		return -EINVAL;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:u:t:n:s:d:i:h", longopts, NULL)) != -1) {
-		char where[32];
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		char where[32], key[32], *c;
 
 		snprintf(where, sizeof(where), "--%s", long_name(longopts, opt));
+		/* An option of [global] has the key of its long name, '_' for '-'. */
+		snprintf(key, sizeof(key), "%s", where + 2);
+		for (c = key; *c != '\0'; c++)
+			if (*c == '-')
+				*c = '_';
 		switch (opt) {
 		case 't':
 			if (parse_tunnel_arg(cfg, optarg, ++nb_cli) < 0)
 				return -EINVAL;
 			break;
 		case 'u': case 'n': case 's': case 'd': case 'i':
-			if (gw_global_set(cfg, keys[opt], optarg, where) < 0)
+			if (gw_global_set(cfg, key, optarg, where) < 0)
 				return -EINVAL;
 			break;
 		default:

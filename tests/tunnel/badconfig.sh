@@ -73,6 +73,15 @@ RC=$?
 RC=$?
 [ "$RC" -ne 0 ] && grep -q "^hwcsum-tunnel: --tunnel #1: key 'dst_port': bad value '0'" "$WORK/cli.log" &&
 	pass "command line: exit $RC, $(head -1 "$WORK/cli.log")" || fail "command line: exit $RC: $(cat "$WORK/cli.log")"
+# Each [global] key as an option: the message names both spellings.
+base >"$WORK/ok.ini"
+for opt in underlay= mbufs=12x stats-interval=3601 duration=-1 idle-sleep=100001; do
+	name=${opt%%=*} value=${opt#*=}
+	"$GW" -- -f "$WORK/ok.ini" "--$name" "$value" >"$WORK/cli-$name.log" 2>&1
+	RC=$?
+	[ "$RC" -ne 0 ] && grep -q "^hwcsum-tunnel: --$name: key '${name//-/_}': bad value '$value'" "$WORK/cli-$name.log" &&
+		pass "--$name $value: exit $RC, named" || fail "--$name $value: exit $RC: $(cat "$WORK/cli-$name.log")"
+done
 "$GW" --help >"$WORK/help.log" 2>&1 && grep -q "^SYNOPSIS" "$WORK/help.log" &&
 	grep -q "^TUNNEL KEYS" "$WORK/help.log" && pass "--help: a manual page" || fail "--help"
 
