@@ -305,7 +305,10 @@ app_start() {
 			--tx-offloads=0xe --rx-offloads=0xe --eth-peer="1,${MAC[$peer]}" --eth-peer="3,$vmac" \
 			--total-num-mbufs=8192 --txd=512 --rxd=512 > "$log" 2>&1 &
 		APP_PID[$s]=$!
-		app_wait "$s" "packet forwarding" || die "testpmd on NIC $s did not start"
+		# Printed after the RX flush and the stream table, just before the
+		# forwarding lcore starts ("Set csum packet forwarding mode" comes
+		# before the ports are even configured).
+		app_wait "$s" "packet forwarding packets/burst=" || die "testpmd on NIC $s did not start"
 		grep -qi "TX P=1/Q=0 .* peer=${MAC[$peer]}" "$log" && grep -qi "TX P=3/Q=0 .* peer=$vmac" "$log" ||
 			{ cat "$log"; die "testpmd on NIC $s: ports 1 and 3 are not the NIC's and the veth's hwcsum"; }
 		return 0
