@@ -196,6 +196,12 @@ def main():
            "fed through a veth by a Linux namespace. Every pairing runs: "
            "Linux → Linux, hwcsum → hwcsum, and each stack into the other.",
            "",
+           "- **sent / received**: datagrams the sender's socket took, and "
+           "those that reached the receiving socket intact. A cell fails when "
+           "more than 5 % are lost or one arrived that was not on the wire: "
+           "under TCG on a busy host an emulated receive ring can overflow in "
+           "a burst, which says nothing about checksums; a wrong one fails "
+           "the cell at any count.",
            "- **wrong**: checksums wrong at the receiver: tshark on QEMU's dump "
            "of the receiving NIC (outside the sender; it decodes VXLAN and "
            "GENEVE, not GUE), the analyzer's own check of every IPv4 header "
