@@ -379,6 +379,18 @@ long_name(const struct option *opts, int opt)
 	return "?";
 }
 
+/* The [global] key of a long option: its name with '_' for '-'. */
+static void
+global_key(const char *option, char *key, size_t size)
+{
+	char *c;
+
+	snprintf(key, size, "%s", option);
+	for (c = key; *c != '\0'; c++)
+		if (*c == '-')
+			*c = '_';
+}
+
 int
 gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 {
@@ -417,20 +429,16 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 		return -EINVAL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		char where[32], key[32], *c;
+		char where[32], key[32];
 
 		snprintf(where, sizeof(where), "--%s", long_name(longopts, opt));
-		/* An option of [global] has the key of its long name, '_' for '-'. */
-		snprintf(key, sizeof(key), "%s", where + 2);
-		for (c = key; *c != '\0'; c++)
-			if (*c == '-')
-				*c = '_';
 		switch (opt) {
 		case 't':
 			if (parse_tunnel_arg(cfg, optarg, ++nb_cli) < 0)
 				return -EINVAL;
 			break;
 		case 'u': case 'n': case 's': case 'd': case 'i':
+			global_key(where + 2, key, sizeof(key));
 			if (gw_global_set(cfg, key, optarg, where) < 0)
 				return -EINVAL;
 			break;
