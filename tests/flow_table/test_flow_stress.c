@@ -736,9 +736,10 @@ workers_wait(unsigned int n)
  * here until a whole pass brings nothing. No fixed number of worker
  * rounds is enough: a queue whose worker was descheduled while the other
  * fed and steered to it holds up to 511 packets in its sub-port ring and
- * 4096 in its steering ring, 32 taken per round (2900 were left after 64
- * rounds on a loaded machine). With no rule left nothing is steered
- * again, so an empty pass means empty rings.
+ * 4096 in its steering ring, 32 taken per round (on a loaded machine:
+ * 2900 waiting at the last flush, 842 of them still there after 64
+ * rounds). With no rule left nothing is steered again, so an empty pass
+ * means empty rings.
  */
 static uint64_t
 drain_left(void)
