@@ -5,16 +5,18 @@
 # through hwcsum, and testpmd must see only the hwcsum ports.
 PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
+WORK=$(mktemp -d)
+. "$(dirname "$0")/session.sh"
 
 VDEVS="--vdev net_ring0 --vdev net_ring1 --vdev net_hwcsum0,sub=net_ring0 --vdev net_hwcsum1,sub=net_ring1"
 BURSTS=4
 EXPECT=$((BURSTS * 32))
 
-testpmd_session "$VDEVS" "--nb-ports=2" \
-	< <(echo "show port summary all"; burst_commands $BURSTS)
-[ "$RC" -eq 0 ] || fail "testpmd exited $RC"
+tp_start "$VDEVS" "--nb-ports=2"
+tx_first_burst $BURSTS 2 3
+tp_stop
 
-ports=$(echo "$OUT" | awk '/^Number of available ports:/ { print $NF }')
+ports=$(echo "$OUT" | awk '/^Number of available ports:/ { print $NF; exit }')
 [ "$ports" = 2 ] && pass "testpmd sees 2 ports" || fail "testpmd sees '$ports' ports, expected 2"
 echo "$OUT" | grep -q "net_ring" &&
 	fail "an owned sub-port is visible to testpmd" || pass "sub-ports hidden"

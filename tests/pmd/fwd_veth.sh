@@ -6,14 +6,17 @@
 PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
 private_veth_pair "$@"
+WORK=$(mktemp -d)
+. "$(dirname "$0")/session.sh"
 
 VDEVS="--vdev net_af_packet0,iface=veth0 --vdev net_af_packet1,iface=veth1"
 VDEVS="$VDEVS --vdev net_hwcsum0,sub=net_af_packet0 --vdev net_hwcsum1,sub=net_af_packet1"
 BURSTS=4
 EXPECT=$((BURSTS * 32))
 
-testpmd_session "$VDEVS" "--nb-ports=2" < <(burst_commands $BURSTS 3)
-[ "$RC" -eq 0 ] || fail "testpmd exited $RC"
+tp_start "$VDEVS" "--nb-ports=2"
+tx_first_burst $BURSTS 2 3
+tp_stop
 
 read -r rx2 tx2 < <(fwd_stats 2)
 read -r rx3 tx3 < <(fwd_stats 3)

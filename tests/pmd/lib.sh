@@ -38,17 +38,6 @@ fwd_stats() {
 		inblk && /TX-packets:/ { tx = $2; print rx, tx; exit }'
 }
 
-# Commands that run one short forwarding burst: every port transmits
-# $1 bursts of 32 packets (txonly engine), then all ports only receive.
-burst_commands() {
-	echo "set fwd rxonly"
-	echo "start tx_first $1"
-	sleep "${2:-2}"
-	echo "stop"
-	echo "show port stats all"
-	echo "quit"
-}
-
 # private_netns "$@": re-run the calling script in a private network
 # namespace without IPv6, so the kernel adds no packets of its own.
 private_netns() {

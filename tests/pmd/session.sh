@@ -86,6 +86,33 @@ expect_tel() {
 	fi
 }
 
+# rx_wait <port> <count>: let forwarding run until the port has received
+# <count> packets (30 s at most), so that a run ends on what arrived, not
+# on a guess of how long a loaded machine takes. The caller judges counts.
+rx_wait() {
+	local i got
+	for i in $(seq 150); do
+		tp_cmd "show port stats $1"
+		got=$(awk '/RX-packets:/ { print $2; exit }' <<<"$LAST")
+		[ "${got:-0}" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+}
+
+# tx_first_burst <bursts> <port>...: every port transmits <bursts> bursts
+# of 32 packets (txonly), then all only receive until each port listed has
+# that many; "stop" prints the forward statistics fwd_stats reads.
+tx_first_burst() {
+	local n=$1 p
+	shift
+	tp_cmd "set fwd rxonly"
+	tp_cmd "start tx_first $n"
+	for p in "$@"; do
+		rx_wait "$p" $((n * 32))
+	done
+	tp_cmd "stop"
+}
+
 # xstat <port> <name>: one extended statistic.
 xstat() {
 	tp_cmd "show port xstats $1"
