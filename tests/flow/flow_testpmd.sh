@@ -57,14 +57,10 @@ users() {
 # overrun. Steered packets are delivered by the next pass over the queues,
 # long before "stop" arrives.
 forward_all() {
-	local base got i
+	local base got
 	base=$(xstat "$P" sub_rx_good_packets)
 	tp_cmd "start"
-	for i in $(seq 300); do
-		got=$(xstat "$P" sub_rx_good_packets)
-		[ $((got - base)) -ge "$N_IN" ] && break
-		sleep 0.1
-	done
+	got=$(counter_wait $((base + N_IN)) xstat "$P" sub_rx_good_packets)
 	tp_cmd "stop"
 	[ $((got - base)) = "$N_IN" ] && pass "the sub-port read all $N_IN packets of in.pcap" ||
 		fail "the sub-port read $((got - base)) of the $N_IN packets in in.pcap"

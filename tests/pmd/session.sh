@@ -86,17 +86,25 @@ expect_tel() {
 	fi
 }
 
-# rx_wait <port> <count>: let forwarding run until the port has received
-# <count> packets (30 s at most), so that a run ends on what arrived, not
-# on a guess of how long a loaded machine takes. The caller judges counts.
-rx_wait() {
-	local i got
+# counter_wait <count> <command> [arg...]: run the command, which prints
+# one counter, until the counter reaches <count> (30 s at most), and print
+# its last value: a run ends on what arrived, not on a guess of how long a
+# loaded machine takes. The caller judges the value.
+counter_wait() {
+	local want=$1 got i
+	shift
 	for i in $(seq 150); do
-		tp_cmd "show port stats $1"
-		got=$(awk '/RX-packets:/ { print $2; exit }' <<<"$LAST")
-		[ "${got:-0}" -ge "$2" ] && return 0
+		got=$("$@")
+		[ "${got:-0}" -ge "$want" ] && break
 		sleep 0.2
 	done
+	echo "${got:-0}"
+}
+
+# rx_packets <port>: the port's RX-packets from "show port stats".
+rx_packets() {
+	tp_cmd "show port stats $1"
+	awk '/RX-packets:/ { print $2; exit }' <<<"$LAST"
 }
 
 # tx_first_burst <bursts> <port>...: every port transmits <bursts> bursts
@@ -108,7 +116,7 @@ tx_first_burst() {
 	tp_cmd "set fwd rxonly"
 	tp_cmd "start tx_first $n"
 	for p in "$@"; do
-		rx_wait "$p" $((n * 32))
+		counter_wait $((n * 32)) rx_packets "$p" > /dev/null
 	done
 	tp_cmd "stop"
 }
