@@ -633,6 +633,45 @@ raw_from(const uint8_t *p, uint32_t len, uint32_t start)
 	return rte_raw_cksum(p + start, len - start);
 }
 
+/* L4 header length a ptype implies for the builder's packets (TCP: no options). */
+static uint32_t
+pt_l4_hlen(uint32_t l4_pt)
+{
+	if (l4_pt == RTE_PTYPE_L4_TCP || l4_pt == RTE_PTYPE_INNER_L4_TCP)
+		return 20;
+	if (l4_pt == RTE_PTYPE_L4_UDP || l4_pt == RTE_PTYPE_INNER_L4_UDP)
+		return 8;
+	return 0;
+}
+
+/*
+ * The header lengths hwcsum leaves in tx_offload (docs/pmd.md, Receive),
+ * from the builder's layout: the tunnel layout when the inner IP header
+ * was understood, the outer one when the outer IP header was, else none.
+ */
+static uint64_t
+hdr_lens(const struct layout *lay, uint32_t ptype)
+{
+	uint32_t l2, l3, l4, ol2 = 0, ol3 = 0;
+
+	if (ptype & RTE_PTYPE_INNER_L3_MASK) {
+		ol2 = lay->l3;
+		ol3 = lay->l4 - lay->l3;
+		l2 = lay->in_l3 - lay->l4;
+		l3 = lay->in_l4 - lay->in_l3;
+		l4 = pt_l4_hlen(ptype & RTE_PTYPE_INNER_L4_MASK);
+	} else if (ptype & RTE_PTYPE_L3_MASK) {
+		l2 = lay->l3;
+		l3 = lay->l4 - lay->l3;
+		l4 = pt_l4_hlen(ptype & RTE_PTYPE_L4_MASK);
+	} else {
+		return 0;
+	}
+	if (l2 > 127 || l3 > 511 || ol2 > 127 || ol3 > 511)
+		return 0;
+	return rte_mbuf_tx_offload(l2, l3, l4, 0, ol3, ol2, 0);
+}
+
 static void
 judge(const char *what, const struct spec *s, const uint8_t *p,
       const struct layout *lay, struct rte_mbuf *m, const struct expect *e,
@@ -649,6 +688,9 @@ judge(const char *what, const struct spec *s, const uint8_t *p,
 	      (uint64_t)(m->ol_flags & RX_CKSUM_ALL), e->flags);
 	CHECK(m->packet_type == e->ptype, "%s %s: ptype %#x, expected %#x",
 	      s->name, what, m->packet_type, e->ptype);
+	CHECK(m->tx_offload == hdr_lens(lay, e->ptype),
+	      "%s %s: header lengths %#" PRIx64 ", expected %#" PRIx64, s->name,
+	      what, (uint64_t)m->tx_offload, hdr_lens(lay, e->ptype));
 	CHECK(complete == e->complete, "%s %s: COMPLETE %d, expected %d", s->name,
 	      what, complete, e->complete);
 	if (complete && e->complete)

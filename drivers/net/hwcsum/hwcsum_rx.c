@@ -259,6 +259,53 @@ rx_ptype(const struct hwcsum_private *priv, const struct rx_pkt *pk)
 	return pt;
 }
 
+/* ------------------------------------------------------- header lengths */
+
+/* Length of the UDP or TCP header at off, 0 when unknown or not in view. */
+static uint32_t
+l4_hlen(const struct rx_view *v, const struct csum_walk *w)
+{
+	if (w->flags & CSUM_WALK_F_FRAGMENT)
+		return 0;
+	if (w->l4_proto == PROTO_UDP)
+		return UDP_HLEN;
+	if (w->l4_proto == PROTO_TCP && (uint64_t)w->l4_off + 13 <= v->len)
+		return (uint32_t)(v->p[w->l4_off + 12] >> 4) * 4;
+	return 0;
+}
+
+/*
+ * The walk's header lengths, left in the mbuf in DPDK's TX layout (for a
+ * tunnel: outer_l2_len, outer_l3_len, then l2_len = outer UDP + tunnel
+ * header + inner Ethernet, l3_len, l4_len of the inner packet), so that a
+ * forwarding or decapsulating application need not walk the headers again.
+ * 0 everywhere when the walk did not get that far or a length does not fit
+ * its field (a GENEVE header with long options, say).
+ */
+static uint64_t
+rx_hdr_lens(const struct rx_pkt *pk)
+{
+	const struct csum_walk *o = &pk->outer, *in = &pk->inner;
+	uint32_t l2, l3, l4, ol2 = 0, ol3 = 0;
+
+	if (pk->outer_st != CSUM_WALK_OK)
+		return 0;
+	if (pk->tunnel != RX_TUNNEL_OK || pk->inner_st != CSUM_WALK_OK) {
+		l2 = o->l3_off;
+		l3 = o->l4_off - o->l3_off;
+		l4 = l4_hlen(pk->view, o);
+	} else {
+		ol2 = o->l3_off;
+		ol3 = o->l4_off - o->l3_off;
+		l2 = in->l3_off - o->l4_off;
+		l3 = in->l4_off - in->l3_off;
+		l4 = l4_hlen(pk->view, in);
+	}
+	if (l2 > 127 || l3 > 511 || l4 > 255 || ol2 > 127 || ol3 > 511)
+		return 0;
+	return rte_mbuf_tx_offload(l2, l3, l4, 0, ol3, ol2, 0);
+}
+
 /* ------------------------------------------------------------ verdicts */
 
 /* One packet's checksum work, from the one COMPLETE sum. */
@@ -521,6 +568,7 @@ rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	view_get(m, v);
 	rx_parse(priv, v, m->pkt_len, pk);
 	m->packet_type = rx_ptype(priv, pk);
+	m->tx_offload = rx_hdr_lens(pk);
 	if (pk->tunnel == RX_TUNNEL_MALFORMED)
 		st->c[HWCSUM_RX_TUNNEL_MALFORMED]++;
 	/* Only an L4 verdict of the sub-port is kept (a tunnel: as the outer one). */
