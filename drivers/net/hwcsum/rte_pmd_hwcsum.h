@@ -234,64 +234,83 @@ __rte_pmd_hwcsum_fold(uint32_t sum)
  * RX: verify the UDP or TCP checksum at l4_off, carried by the IPv4/IPv6
  * header at l3_off (outer or inner, any depth of tunnel), from the packet's
  * COMPLETE sum: reads only the bytes from the sum's start to l4_off, the
- * pseudo-header, and any trailer after the datagram. The IP and L4 headers
- * must be in the first segment; an IPv6 header must be followed directly
- * by the L4 header (extension headers: -EINVAL). A zero UDP checksum is 2
- * over IPv4 and 0 (bad, RFC 8200) over IPv6: a tunnel that allows zero
+ * pseudo-header, and any trailer after the datagram. Any segmentation: the
+ * headers are read in place or copied (rte_pktmbuf_read()), and the answer
+ * is lib/csum's csum_mbuf_verify_l4() for the protocol the IP header names.
+ * An IPv6 header must be followed directly by the L4 header (extension
+ * headers: -EINVAL, the protocol would need a walk). A zero UDP checksum is
+ * 2 over IPv4 and 0 (bad, RFC 8200) over IPv6: a tunnel that allows zero
  * there (RFC 6935) decides that itself before calling.
  * @return 1 good, 0 bad, 2 UDP over IPv4 without a checksum; -ENODATA
- *   without a COMPLETE sum; -EINVAL when the headers do not add up.
+ *   without a COMPLETE sum; -ENOTSUP for an IPv6 jumbogram; -EINVAL when
+ *   the headers do not add up or are not in the packet.
  */
 static inline int
 rte_pmd_hwcsum_rx_verify_l4(const struct rte_pmd_hwcsum_dyn *dyn,
 			    struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off)
 {
-	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, l3_off);
-	uint16_t start, folded, be_len, udp_check;
-	uint32_t sum, l4_len, l4_end, front, back, pseudo;
+	uint8_t l3_buf[40], l4_buf[20];
+	const uint8_t *l3, *l4;
+	uint16_t start, folded, be16, check;
+	uint32_t sum, l3_end, l4_len, l4_end, front, back, pseudo;
 	uint8_t proto;
 
 	if (!rte_pmd_hwcsum_rx_complete(dyn, m, &start, &folded))
 		return -ENODATA;
-	/* The IP and L4 headers are read in place: both in the first segment. */
-	if (l3_off < start || l4_off <= l3_off || l4_off + 8 > m->pkt_len ||
-	    l4_off + 8 > m->data_len)
+	if (l3_off < start || l4_off <= l3_off || l4_off > m->pkt_len)
 		return -EINVAL;
-	if ((l3[0] >> 4) == 4 && l4_off - l3_off >= 20 && l3_off + 20 <= m->data_len) {
-		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
+	l3 = rte_pktmbuf_read(m, l3_off, 1, l3_buf);
+	if (l3 == NULL)
+		return -EINVAL;
+	if ((l3[0] >> 4) == 4) {
+		uint32_t hlen;
 
-		proto = ip->next_proto_id;
-		l4_end = l3_off + rte_be_to_cpu_16(ip->total_length);
-		pseudo = rte_raw_cksum(&ip->src_addr, 8);
-	} else if ((l3[0] >> 4) == 6 && l4_off - l3_off >= 40 &&
-		   l3_off + 40 <= m->data_len) {
-		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
-
-		/* With extension headers the caller's l4_off is the L4 header. */
-		proto = l4_off - l3_off == 40 ? ip->proto : 0;
-		l4_end = l3_off + 40 + rte_be_to_cpu_16(ip->payload_len);
-		pseudo = rte_raw_cksum(ip->src_addr, 32);
+		l3 = rte_pktmbuf_read(m, l3_off, 20, l3_buf);
+		if (l3 == NULL)
+			return -EINVAL;
+		hlen = (l3[0] & 0xfu) * 4;
+		memcpy(&be16, l3 + 2, 2);
+		l3_end = l3_off + rte_be_to_cpu_16(be16);
+		if (hlen < 20 || l3_end < l3_off + hlen || l3_off + hlen > l4_off)
+			return -EINVAL;
+		proto = l3[9];
+		pseudo = __rte_raw_cksum(l3 + 12, 8, 0);
+	} else if ((l3[0] >> 4) == 6) {
+		l3 = rte_pktmbuf_read(m, l3_off, 40, l3_buf);
+		if (l3 == NULL)
+			return -EINVAL;
+		memcpy(&be16, l3 + 4, 2);
+		if (be16 == 0)
+			return -ENOTSUP; /* jumbogram: the length is in an option */
+		if (l4_off != l3_off + 40)
+			return -EINVAL;
+		l3_end = l3_off + 40 + rte_be_to_cpu_16(be16);
+		proto = l3[6];
+		pseudo = __rte_raw_cksum(l3 + 8, 32, 0);
 	} else {
 		return -EINVAL;
 	}
-	if (proto == 0) {
-		/* IPv6 with extension headers: take the protocol from the L4 size. */
+	if (l3_end > m->pkt_len || l4_off > l3_end)
 		return -EINVAL;
-	}
 	if (proto == IPPROTO_UDP) {
-		uint16_t ulen;
-
-		memcpy(&ulen, rte_pktmbuf_mtod_offset(m, uint8_t *, l4_off + 4), 2);
-		memcpy(&udp_check, rte_pktmbuf_mtod_offset(m, uint8_t *, l4_off + 6), 2);
-		if (udp_check == 0 && (l3[0] >> 4) == 4)
-			return 2;
-		l4_end = l4_off + rte_be_to_cpu_16(ulen);
-	} else if (proto != IPPROTO_TCP) {
+		l4 = rte_pktmbuf_read(m, l4_off, 8, l4_buf);
+		if (l4 == NULL)
+			return -EINVAL;
+		memcpy(&be16, l4 + 4, 2);
+		l4_len = rte_be_to_cpu_16(be16);
+		if (l4_len < 8 || l4_off + l4_len > l3_end)
+			return -EINVAL;
+		memcpy(&check, l4 + 6, 2);
+		if (check == 0)
+			return (l3[0] >> 4) == 4 ? 2 : 0;
+	} else if (proto == IPPROTO_TCP) {
+		l4_len = l3_end - l4_off;
+		if (l4_len < 20 || rte_pktmbuf_read(m, l4_off, 20, l4_buf) == NULL)
+			return -EINVAL;
+	} else {
 		return -EINVAL;
 	}
-	if (l4_end > m->pkt_len || l4_end < l4_off + 8)
-		return -EINVAL;
-	l4_len = l4_end - l4_off;
+	l4_end = l4_off + l4_len;
 	/* COMPLETE minus what is in front of the L4 header and behind it. */
 	front = __rte_pmd_hwcsum_range(m, start, l4_off - start);
 	back = __rte_pmd_hwcsum_range(m, l4_end, m->pkt_len - l4_end);
@@ -305,9 +324,8 @@ rte_pmd_hwcsum_rx_verify_l4(const struct rte_pmd_hwcsum_dyn *dyn,
 	/* An L4 header at an odd distance from start was summed swapped. */
 	if ((l4_off - start) & 1)
 		sum = ((sum & 0xff) << 8) | (sum >> 8);
-	be_len = rte_cpu_to_be_16((uint16_t)l4_len);
-	sum += pseudo + be_len + rte_cpu_to_be_16(l4_len >> 16) +
-		rte_cpu_to_be_16(proto);
+	sum += pseudo + rte_cpu_to_be_16((uint16_t)l4_len) +
+		rte_cpu_to_be_16(l4_len >> 16) + rte_cpu_to_be_16(proto);
 	return __rte_pmd_hwcsum_fold(sum) == 0xffff ? 1 : 0;
 }
 
