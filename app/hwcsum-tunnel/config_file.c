@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_cfgfile.h>
 
@@ -77,6 +78,7 @@ check_syntax(const char *path)
 {
 	unsigned int n = 0;
 	char line[512];
+	struct stat st;
 	int ret = 0;
 	FILE *f;
 
@@ -85,6 +87,13 @@ check_syntax(const char *path)
 		fprintf(stderr, "hwcsum-tunnel: %s: cannot open: %s\n", path,
 			strerror(errno));
 		return -errno;
+	}
+	/* fopen() takes a directory; reading it fails, rte_cfgfile loads nothing. */
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "hwcsum-tunnel: %s: is %s, not a configuration file\n",
+			path, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		fclose(f);
+		return -EINVAL;
 	}
 	while (ret == 0 && fgets(line, sizeof(line), f) != NULL) {
 		char *s = trim(line);
@@ -108,6 +117,11 @@ check_syntax(const char *path)
 		fprintf(stderr, "hwcsum-tunnel: %s:%u: not a [section], "
 			"key = value or ; comment: '%s'\n", path, n, s);
 		ret = -EINVAL;
+	}
+	if (ret == 0 && ferror(f)) {
+		fprintf(stderr, "hwcsum-tunnel: %s: cannot read: %s\n", path,
+			strerror(errno));
+		ret = -EIO;
 	}
 	fclose(f);
 	return ret;

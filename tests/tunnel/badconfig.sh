@@ -68,6 +68,10 @@ bad_ini no_underlay "no underlay port" '/^underlay/d'
 RC=$?
 [ "$RC" -ne 0 ] && grep -q "none.ini: cannot open" "$WORK/nofile.log" &&
 	pass "missing file: exit $RC" || fail "missing file: exit $RC: $(cat "$WORK/nofile.log")"
+"$GW" -- -f "$WORK" >"$WORK/dir.log" 2>&1
+RC=$?
+[ "$RC" -ne 0 ] && grep -q "^hwcsum-tunnel: $WORK: is a directory, not a configuration file" "$WORK/dir.log" &&
+	pass "a directory: exit $RC, $(head -1 "$WORK/dir.log")" || fail "a directory: exit $RC: $(cat "$WORK/dir.log")"
 "$GW" -- --underlay net_hwcsum0 --tunnel type=gue,inner_port=x,local=192.0.2.1,remote=192.0.2.2,remote_mac=02:00:00:00:00:02,dst_port=0 \
 	>"$WORK/cli.log" 2>&1
 RC=$?
