@@ -6,7 +6,29 @@
  * otherwise. Transmit always goes through hwcsum_tx_burst(), which hands a
  * burst without requests straight down after one look at the flags: a
  * CHECKSUM_PARTIAL request needs no ethdev offload bit, so it can come at
- * any time.
+ * any time (docs/decisions.md weighs that look, about 3 instructions a
+ * packet, against a burst chosen from txmode.offloads).
+ *
+ * The sub-port's queue is reached as failsafe reaches its sub-devices:
+ * its burst function and queue pointer, taken once the sub-port has
+ * started (some PMDs choose their burst in dev_start) and called directly.
+ * rte_eth_rx/tx_burst() on the sub-port id would add, per burst:
+ * - the lookups in ethdev's fast-path table (rte_eth_fp_ops), which
+ *   rte_eth_dev_start() fills with exactly these two pointers and
+ *   rte_eth_dev_stop() points at dummies. The sub-port starts and stops
+ *   only with hwcsum (dev_start/dev_stop/close here), and our own table
+ *   entry is a dummy whenever hwcsum is stopped, so the copy taken at
+ *   start is what the table holds whenever these bursts can run. A sub-port
+ *   stopped or reconfigured by someone else behind its owner is outside
+ *   the ownership contract, as for failsafe; every start re-takes both.
+ * - the RX/TX callbacks of the sub-port. Ownership does not stop
+ *   rte_eth_add_rx/tx_callback() (nor pdump, which finds a port by name)
+ *   on an owned port, so such callbacks are NOT run: they belong on the
+ *   hwcsum port, whose callbacks ethdev runs around these bursts.
+ * - its debug checks and trace point (compiled out in release DPDK).
+ * Queue structs live in shared memory, so caching process-local function
+ * pointers is only right because hwcsum runs in the primary process alone
+ * (probe refuses secondaries).
  */
 #include <ethdev_driver.h>
 #include <rte_ethdev.h>
@@ -25,7 +47,7 @@ hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
 		return hwcsum_rx_burst_flow_raw(queue, pkts, n);
 	if (unlikely(rxq->priv->sub_closed))
 		return 0;
-	nb_rx = rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts, n);
+	nb_rx = hwcsum_sub_rx(rxq, pkts, n);
 	/* Applications must see the port they polled, not the hidden one. */
 	for (i = 0; i < nb_rx; i++)
 		pkts[i]->port = rxq->port_id;
@@ -44,14 +66,40 @@ hwcsum_tx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
 		return n;
 	}
 	/* Unsent mbufs stay with the caller, exactly as for any PMD. */
-	return rte_eth_tx_burst(txq->sub_port, txq->queue_id, pkts, n);
+	return hwcsum_sub_tx(txq, pkts, n);
+}
+
+void
+hwcsum_sub_rxq_bind(struct hwcsum_rxq *rxq)
+{
+	const struct rte_eth_dev *sub = &rte_eth_devices[rxq->sub_port];
+
+	rxq->sub_rx_burst = sub->rx_pkt_burst;
+	rxq->sub_rxq = sub->data->rx_queues[rxq->queue_id];
+}
+
+void
+hwcsum_sub_txq_bind(struct hwcsum_txq *txq)
+{
+	const struct rte_eth_dev *sub = &rte_eth_devices[txq->sub_port];
+
+	txq->sub_tx_burst = sub->tx_pkt_burst;
+	txq->sub_txq = sub->data->tx_queues[txq->queue_id];
 }
 
 void
 hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
+	uint16_t i;
 
+	/* After the sub-port's start: its bursts and queues as it runs them. */
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			hwcsum_sub_rxq_bind(dev->data->rx_queues[i]);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] != NULL)
+			hwcsum_sub_txq_bind(dev->data->tx_queues[i]);
 	dev->rx_pkt_burst = priv->rx_work ? hwcsum_rx_burst : hwcsum_rx_burst_raw;
 	dev->tx_pkt_burst = hwcsum_tx_burst;
 	dev->tx_pkt_prepare = hwcsum_tx_prepare;
