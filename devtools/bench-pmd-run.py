@@ -15,9 +15,13 @@ from the same run mean anything; nothing here is pass/fail):
 
 Traffic: VXLAN/IPv4/UDP from net_pcap (infinite_rx) into net_null (no-rx);
 SIZE is the inner Ethernet frame (inner L2 header to the end of the inner
-UDP payload), the outer frame is SIZE + 50 bytes. Rate: Tx-pps of the
-transmitting port from `show port stats` over --interval seconds after
---warmup seconds of forwarding, one sample per contender per round.
+UDP payload), the outer frame is SIZE + 50 bytes. `imix` is one pcap of
+64, 570 and 1518-byte inner frames interleaved 7:4:1 (the simple IMIX).
+Rate: Tx-pps of the transmitting port from `show port stats` over
+--interval seconds after --warmup seconds of forwarding, one sample per
+contender per round. The two contenders of a comparison run back to back
+(which one first alternates, and so does which comparison goes first), so
+that the per-round ratio ("paired") compares samples taken moments apart.
 
 Before timing, a correctness check sends each size once with every
 checksum wrong through both TX contenders into net_pcap tx_pcap files and
@@ -25,7 +29,7 @@ has tshark verify the outer and inner IPv4 and UDP checksums: a benchmark of
 wrong checksums is worthless, so the JSON says whether each one was right.
 
 usage: bench-pmd-run.py --pmd-so SO --outdir DIR [--json PATH] [--rounds N]
-       [--warmup S] [--interval S] [--sizes 64,512,1500] [--testpmd PATH]
+       [--warmup S] [--interval S] [--sizes 64,512,1500,imix] [--testpmd PATH]
 """
 import argparse
 import json
@@ -45,13 +49,40 @@ EAL = ["--no-huge", "-m", "256", "--no-pci", "-l", "0-1"]
 APP = ["-i", "--total-num-mbufs=8192", "--nb-cores=1", "--rxd=512", "--txd=512"]
 CSUM_KINDS = ["ip", "udp", "outer-ip", "outer-udp"]
 
-# (name, forwarding engine, TX port role)
-CONTENDERS = [
-    ("bare-csum-sw", "csum", "bare"),
-    ("hwcsum-csum-hw", "csum", "hwcsum"),
-    ("bare-io", "io", "bare"),
-    ("hwcsum-io", "io", "hwcsum_io"),
+# (name, forwarding engine, TX port role), in comparisons of two: the peer
+# first, then hwcsum.
+COMPARISONS = [
+    [("bare-csum-sw", "csum", "bare"), ("hwcsum-csum-hw", "csum", "hwcsum")],
+    [("bare-io", "io", "bare"), ("hwcsum-io", "io", "hwcsum_io")],
 ]
+CONTENDERS = [c for pair in COMPARISONS for c in pair]
+
+# The simple IMIX: inner frame sizes and how many of each in a cycle.
+IMIX = ((64, 7), (570, 4), (1518, 1))
+# 7:4:1 spread out over a cycle of 12 rather than in runs of one size.
+IMIX_CYCLE = [64, 570, 64, 64, 1518, 64, 570, 64, 64, 570, 64, 570]
+IMIX_CYCLES = 4
+
+
+def size_label(size):
+    """'64', ..., or 'imix'."""
+    return str(size)
+
+
+def outer_frame_len(size):
+    """Outer frame bytes; for imix, the mean over the mix."""
+    if size == "imix":
+        n = sum(k for _, k in IMIX)
+        return round(sum((s + OUTER_OVERHEAD) * k for s, k in IMIX) / n, 1)
+    return size + OUTER_OVERHEAD
+
+
+def parse_sizes(text):
+    sizes = []
+    for s in text.split(","):
+        s = s.strip().lower()
+        sizes.append(s if s == "imix" else int(s))
+    return sizes
 
 
 def log(msg):
@@ -61,7 +92,8 @@ def log(msg):
 # --------------------------------------------------------------- traffic
 
 def make_pcaps(outdir, sizes):
-    """vxlan-N.pcap (valid checksums) and vxlan-N-bad.pcap (all wrong)."""
+    """vxlan-N.pcap (valid checksums) and vxlan-N-bad.pcap (all wrong);
+    for imix, the sizes of IMIX_CYCLE in turn, flows as for the others."""
     from scapy.all import Ether, IP, UDP, Raw, wrpcap  # noqa: E402
     from scapy.layers.vxlan import VXLAN  # noqa: E402
 
@@ -69,14 +101,16 @@ def make_pcaps(outdir, sizes):
     paths = {}
     for size in sizes:
         good, bad = [], []
-        for i in range(N_FLOWS):
+        frames = IMIX_CYCLE * IMIX_CYCLES if size == "imix" else [size] * N_FLOWS
+        for k, fsize in enumerate(frames):
+            i = k % N_FLOWS
             inner = (Ether(src="02:00:00:00:01:%02x" % i, dst="02:00:00:00:02:01") /
                      IP(src="10.1.0.%d" % (i + 1), dst="10.2.0.1") /
                      UDP(sport=1000 + i, dport=2000))
-            pay = size - len(inner)
+            pay = fsize - len(inner)
             if pay < 0:
                 raise SystemExit("bench-pmd: size %d is below the %d-byte inner frame"
-                                 % (size, len(inner)))
+                                 % (fsize, len(inner)))
             inner = inner / Raw(bytes((i * 7 + j) & 0xFF for j in range(pay)))
             pkt = (Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
                    IP(src="192.168.0.1", dst="192.168.0.2") /
@@ -89,8 +123,8 @@ def make_pcaps(outdir, sizes):
                 raw[off] ^= 0x5A
                 raw[off + 1] ^= 0xA5
             bad.append(Ether(bytes(raw)))
-        paths[size] = (os.path.join(outdir, "vxlan-%d.pcap" % size),
-                       os.path.join(outdir, "vxlan-%d-bad.pcap" % size))
+        paths[size] = (os.path.join(outdir, "vxlan-%s.pcap" % size_label(size)),
+                       os.path.join(outdir, "vxlan-%s-bad.pcap" % size_label(size)))
         wrpcap(paths[size][0], good)
         wrpcap(paths[size][1], bad)
     return paths
@@ -219,48 +253,79 @@ def tshark_verdicts(path):
     return n, good
 
 
+def pcap_frames(path):
+    """The raw bytes of every packet of a pcap file."""
+    from scapy.all import rdpcap  # noqa: E402
+    return [bytes(p) for p in rdpcap(path)]
+
+
+# (contender, TX port role, input) of the correctness check: both TX
+# contenders on the bad-checksum file; the pass-through on the good one,
+# which must come out byte for byte as it went in.
+CHECKS = (("bare-csum-sw", "bare", "bad"), ("hwcsum-csum-hw", "hwcsum", "bad"),
+          ("hwcsum-io", "hwcsum_io", "good"))
+
+
 def check_correctness(args, pcaps, workdir):
-    """Send each size's bad-checksum packets once through both TX contenders."""
+    """Send each size's packets once through every checked contender."""
     if shutil.which("tshark") is None:
         log("check: tshark not found: output NOT verified")
         return {"verified": False, "why": "tshark not found"}
     result = {"verified": True, "sizes": {}}
-    for size, (_, bad) in pcaps.items():
+    for size, (good_pcap, bad) in pcaps.items():
         res = {}
-        for name, role in (("bare-csum-sw", "bare"), ("hwcsum-csum-hw", "hwcsum")):
-            out_pcap = os.path.join(workdir, "check-%s-%d.pcap" % (name, size))
+        sent = len(pcap_frames(bad))
+        for name, role, which in CHECKS:
+            src = bad if which == "bad" else good_pcap
+            out_pcap = os.path.join(workdir, "check-%s-%s.pcap" % (name, size_label(size)))
             if os.path.exists(out_pcap):
                 os.unlink(out_pcap)
-            vdevs = ["--vdev", "net_pcap_in,rx_pcap=" + bad,
+            vdevs = ["--vdev", "net_pcap_in,rx_pcap=" + src,
                      "--vdev", "net_pcap_out,tx_pcap=" + out_pcap]
             if role == "hwcsum":
                 vdevs = ["-d", args.pmd_so] + vdevs + \
                     ["--vdev", "net_hwcsum_chk,sub=net_pcap_out,tx_engine=none"]
+            elif role == "hwcsum_io":
+                vdevs = ["-d", args.pmd_so] + vdevs + \
+                    ["--vdev", "net_hwcsum_chk,sub=net_pcap_out"]
             tp = Testpmd(args.testpmd, "hwcsum-bench-chk-%d" % os.getpid(), vdevs,
                          ["--no-flush-rx"])
             ids = tp.ports()
-            txp = ids["net_hwcsum_chk" if role == "hwcsum" else "net_pcap_out"]
-            tp.run("set fwd csum")
-            tp.run("port stop all")
-            setup_csum(tp, txp, "hw" if role == "hwcsum" else "sw")
-            tp.run("port start all")
+            txp = ids["net_pcap_out" if role == "bare" else "net_hwcsum_chk"]
+            if role == "hwcsum_io":
+                tp.run("set fwd io")
+            else:
+                tp.run("set fwd csum")
+                tp.run("port stop all")
+                setup_csum(tp, txp, "hw" if role == "hwcsum" else "sw")
+                tp.run("port start all")
             tp.run("start")
             time.sleep(0.5)
             tp.run("stop")
-            xs = tp.xstats(txp) if role == "hwcsum" else {}
+            xs = tp.xstats(txp) if role != "bare" else {}
             tp.quit()  # closes the pcap dumper
             n, good = tshark_verdicts(out_pcap)
-            entry = {"packets": n, "all_checksums_good": good, "sent": N_FLOWS}
-            if xs:
+            entry = {"packets": n, "all_checksums_good": good, "sent": sent}
+            if role == "hwcsum":
                 entry["tx_l4_sw"] = xs.get("tx_l4_sw", 0)
                 entry["tx_outer_udp_lco"] = xs.get("tx_outer_udp_lco", 0)
                 entry["tx_ip_sw"] = xs.get("tx_ip_sw", 0)
+                detail = "  (tx_l4_sw %d, tx_outer_udp_lco %d, tx_ip_sw %d)" % (
+                    entry["tx_l4_sw"], entry["tx_outer_udp_lco"], entry["tx_ip_sw"])
+            elif role == "hwcsum_io":
+                same = pcap_frames(out_pcap) == pcap_frames(src)
+                entry["unchanged"] = same
+                entry["requests"] = xs.get("tx_req_dpdk_flags", 0) + \
+                    xs.get("tx_req_partial", 0)
+                if not same:  # counts as wrong: a pass-through must not touch
+                    entry["all_checksums_good"] = 0
+                detail = "  (%s)" % ("byte-identical" if same else "CHANGED")
+            else:
+                detail = ""
             res[name] = entry
-            log("check: %4d B %-15s %2d/%d packets with all 4 checksums right%s" %
-                (size, name, good, N_FLOWS,
-                 "" if not xs else "  (tx_l4_sw %d, tx_outer_udp_lco %d, tx_ip_sw %d)" %
-                 (entry["tx_l4_sw"], entry["tx_outer_udp_lco"], entry["tx_ip_sw"])))
-        result["sizes"][str(size)] = res
+            log("check: %4s B %-15s %2d/%d packets with all 4 checksums right%s" %
+                (size_label(size), name, entry["all_checksums_good"], sent, detail))
+        result["sizes"][size_label(size)] = res
     return result
 
 
@@ -283,7 +348,7 @@ def machine():
 def measure(args, pcaps):
     vdevs = ["-d", args.pmd_so]
     for size, (good, _) in pcaps.items():
-        vdevs += ["--vdev", "net_pcap_%d,rx_pcap=%s,infinite_rx=1" % (size, good)]
+        vdevs += ["--vdev", "net_pcap_%s,rx_pcap=%s,infinite_rx=1" % (size_label(size), good)]
     vdevs += ["--vdev", "net_null_bare,no-rx=1",
               "--vdev", "net_null_sub,no-rx=1",
               "--vdev", "net_hwcsum_tx,sub=net_null_sub,tx_engine=none",
@@ -293,7 +358,7 @@ def measure(args, pcaps):
     ids = tp.ports()
     port = {"bare": ids["net_null_bare"], "hwcsum": ids["net_hwcsum_tx"],
             "hwcsum_io": ids["net_hwcsum_io"]}
-    rx = {size: ids["net_pcap_%d" % size] for size in pcaps}
+    rx = {size: ids["net_pcap_%s" % size_label(size)] for size in pcaps}
     tp.run("port stop all")
     status = {"bare": setup_csum(tp, port["bare"], "sw"),
               "hwcsum": setup_csum(tp, port["hwcsum"], "hw")}
@@ -306,8 +371,10 @@ def measure(args, pcaps):
     t0 = time.monotonic()
     for r in range(args.rounds):
         for size in pcaps:
-            # rotate the contender order each round: nobody always goes first
-            order = CONTENDERS[r % len(CONTENDERS):] + CONTENDERS[:r % len(CONTENDERS)]
+            # The two of a comparison back to back; who goes first alternates
+            # every round, and which comparison goes first every other one.
+            pairs = COMPARISONS if r % 4 < 2 else COMPARISONS[::-1]
+            order = [c for pair in pairs for c in (pair if r % 2 == 0 else pair[::-1])]
             for name, fwd, role in order:
                 txp = port[role]
                 tp.run("set fwd %s" % fwd)
@@ -320,8 +387,9 @@ def measure(args, pcaps):
                 tp.run("stop")
                 samples[size][name].append(mpps)
                 k += 1
-                log("[%3d/%d %5.0fs] round %d/%d  %4d B  %-15s %6.2f Mpps" %
-                    (k, total, time.monotonic() - t0, r + 1, args.rounds, size, name, mpps))
+                log("[%3d/%d %5.0fs] round %d/%d  %4s B  %-15s %6.2f Mpps" %
+                    (k, total, time.monotonic() - t0, r + 1, args.rounds, size_label(size),
+                     name, mpps))
     xs = tp.xstats(port["hwcsum"])
     xs_io = tp.xstats(port["hwcsum_io"])
     tp.quit()
@@ -341,15 +409,19 @@ def summarize(samples):
 
     cases = []
     for size, s in samples.items():
-        cases.append({
+        case = {
             "size": size,
-            "outer_frame_len": size + OUTER_OVERHEAD,
+            "outer_frame_len": outer_frame_len(size),
             "contenders": {name: stats(v) for name, v in s.items()},
             "ratios": {
                 "tx_sw_path": ratio(s["hwcsum-csum-hw"], s["bare-csum-sw"]),
                 "pass_through": ratio(s["hwcsum-io"], s["bare-io"]),
             },
-        })
+        }
+        if size == "imix":
+            case["label"] = "imix"
+            case["mix"] = [{"size": sz, "weight": w} for sz, w in IMIX]
+        cases.append(case)
     return cases
 
 
@@ -370,10 +442,10 @@ def main(argv):
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--warmup", type=float, default=0.4)
     ap.add_argument("--interval", type=float, default=0.5)
-    ap.add_argument("--sizes", default="64,512,1500")
+    ap.add_argument("--sizes", default="64,512,1500,imix")
     ap.add_argument("--no-check", action="store_true")
     args = ap.parse_args(argv[1:])
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = parse_sizes(args.sizes)
     json_path = args.json or os.path.join(args.outdir, "pmd.json")
     workdir = os.path.join(args.outdir, "pmd")
     os.makedirs(workdir, exist_ok=True)
@@ -404,18 +476,18 @@ def main(argv):
     for c in cases:
         a, b, r = c["contenders"]["bare-csum-sw"], c["contenders"]["hwcsum-csum-hw"], \
             c["ratios"]["tx_sw_path"]
-        print("%-6d %-7d %8.2f / %6.2f %8.2f / %6.2f %7.2fx %7.2fx %7.2fx" %
-              (c["size"], c["outer_frame_len"], a["best"], a["median"], b["best"],
+        print("%-6s %-7s %8.2f / %6.2f %8.2f / %6.2f %7.2fx %7.2fx %7.2fx" %
+              (size_label(c["size"]), c["outer_frame_len"], a["best"], a["median"], b["best"],
                b["median"], r["best"], r["median"], r["paired_median"]))
     print()
-    print("Pass-through (io forwarding, Mpps; ratio hwcsum / bare, target >= 0.95)")
+    print("Pass-through (io forwarding, Mpps; ratio hwcsum / bare, target: paired >= 0.98)")
     print("%-6s %-7s %17s %17s %8s %8s %8s" % ("size", "frame", "bare io", "hwcsum io",
           "best", "median", "paired"))
     for c in cases:
         a, b, r = c["contenders"]["bare-io"], c["contenders"]["hwcsum-io"], \
             c["ratios"]["pass_through"]
-        print("%-6d %-7d %8.2f / %6.2f %8.2f / %6.2f %7.3fx %7.3fx %7.3fx" %
-              (c["size"], c["outer_frame_len"], a["best"], a["median"], b["best"],
+        print("%-6s %-7s %8.2f / %6.2f %8.2f / %6.2f %7.3fx %7.3fx %7.3fx" %
+              (size_label(c["size"]), c["outer_frame_len"], a["best"], a["median"], b["best"],
                b["median"], r["best"], r["median"], r["paired_median"]))
     print()
     print("hwcsum TX port xstats over the run: tx_good_packets %d, tx_req_dpdk_flags %d, "
@@ -440,7 +512,8 @@ def main(argv):
         "testpmd": {"eal": EAL, "app": APP, "hugepages": False,
                     "traffic": "VXLAN/IPv4/UDP, %d flows, net_pcap infinite_rx -> net_null no-rx"
                     % N_FLOWS},
-        "size_definition": "inner Ethernet frame bytes; outer frame = size + 50",
+        "size_definition": "inner Ethernet frame bytes; outer frame = size + 50; "
+                           "imix: 64/570/1518 interleaved 7:4:1, outer_frame_len its mean",
         "rounds": args.rounds, "warmup_s": args.warmup, "interval_s": args.interval,
         "csum_config": status,
         "check": check,
@@ -448,7 +521,8 @@ def main(argv):
         "hwcsum_did_tx_work": hw_work,
         "xstats_hwcsum_tx": {k: v for k, v in xs.items() if v},
         "xstats_hwcsum_io": {k: v for k, v in xs_io.items() if v},
-        "targets": {"tx_sw_path_1500": 3.0, "pass_through_min": 0.95},
+        "targets": {"tx_sw_path_1500": 3.0, "pass_through_min": 0.98,
+                    "pass_through_ratio": "paired_median"},
         "cases": cases,
     }
     write_json(json_path, doc)

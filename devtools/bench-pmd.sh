@@ -6,8 +6,11 @@
 # checksums on net_hwcsum over a sub-port with no engine against the same
 # engine with sw checksums on the bare sub-port, and io forwarding over
 # net_hwcsum against io on the bare sub-port (pass-through cost). VXLAN/IPv4/
-# UDP from net_pcap infinite_rx into net_null; --no-huge, one forwarding core.
-# A tshark check of every checksum comes first. Table on stdout, JSON and a
+# UDP from net_pcap infinite_rx into net_null, at 64/512/1500-byte inner
+# frames and an IMIX (64/570/1518 interleaved 7:4:1); --no-huge, one
+# forwarding core; pass-through judged by the paired ratio.
+# A tshark check of every checksum (and of the pass-through leaving packets
+# byte for byte as they were) comes first. Table on stdout, JSON and a
 # plot in <build>/bench/ (pmd.json, pmd.png). Never pass/fail: the exit
 # status only says whether the benchmark could run.
 #

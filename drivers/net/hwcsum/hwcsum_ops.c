@@ -151,6 +151,7 @@ hwcsum_rx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 	q->nb_desc = nb_desc;
 	q->mp = mb_pool;
 	q->priv = priv;
+	hwcsum_sub_rxq_bind(q);	/* again at start, once the sub-port runs */
 	hwcsum_rx_queue_release(dev, queue_id);
 	ret = hwcsum_flow_rxq_init(dev, q);
 	if (ret != 0) {
@@ -193,6 +194,7 @@ hwcsum_tx_queue_setup(struct rte_eth_dev *dev, uint16_t queue_id,
 	q->queue_id = queue_id;
 	q->nb_desc = nb_desc;
 	q->priv = priv;
+	hwcsum_sub_txq_bind(q);	/* again at start, once the sub-port runs */
 	hwcsum_tx_queue_release(dev, queue_id);
 	dev->data->tx_queues[queue_id] = q;
 	return 0;

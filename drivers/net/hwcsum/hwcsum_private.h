@@ -166,6 +166,9 @@ struct hwcsum_rxq {
 	/* Packets other queues' rules sent here (multi-producer, we consume). */
 	struct rte_ring *steer;
 	struct hwcsum_rxq_stats stats;
+	/* The sub-port queue's burst, called directly (hwcsum_rxtx.c). */
+	eth_rx_burst_t sub_rx_burst;
+	void *sub_rxq;
 } __rte_cache_aligned;
 
 struct hwcsum_txq {
@@ -175,6 +178,10 @@ struct hwcsum_txq {
 	uint16_t nb_desc;
 	struct hwcsum_private *priv;
 	struct hwcsum_txq_stats stats;
+	/* The sub-port queue's burst, called directly (hwcsum_rxtx.c). */
+	eth_tx_burst_t sub_tx_burst;
+	void *sub_txq;
+	uint64_t request_mask;	/* hwcsum_tx_request_mask(), for the look */
 } __rte_cache_aligned;
 
 /* ------------------------------------------------------- the port */
@@ -317,6 +324,9 @@ extern const struct eth_dev_ops hwcsum_dev_ops;
 			    RTE_ETH_TX_OFFLOAD_OUTER_IPV4_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_OUTER_UDP_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+/* The checksum part of it: what the application will ask of TX bursts. */
+#define HWCSUM_TX_CSUM_OFFLOADS (HWCSUM_TX_OFFLOADS & \
+				 ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 #define HWCSUM_RX_CSUM_OFFLOADS (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | \
 				 RTE_ETH_RX_OFFLOAD_UDP_CKSUM | \
 				 RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \
@@ -325,11 +335,52 @@ extern const struct eth_dev_ops hwcsum_dev_ops;
 
 /* ---------------------------------------------------- hwcsum_rxtx.c */
 
+/*
+ * The sub-port's own burst on the same queue, called directly as
+ * net_failsafe does (not through rte_eth_rx/tx_burst on its port id):
+ * hwcsum_rxtx.c says what that skips and why it is right.
+ *
+ * sub_closed is read again right before the call, even where the caller
+ * looked at the start of the burst: a removed sub-port's queues are freed
+ * just after its DESTROY event sets the flag, and a burst that resolved
+ * requests in between (or was preempted) must not call into them. Through
+ * ethdev, the dummy bursts it installs before freeing covered that window;
+ * the answer is the same as theirs: nothing received, nothing taken.
+ */
+static inline bool
+hwcsum_sub_gone(const struct hwcsum_private *priv)
+{
+	return __atomic_load_n(&priv->sub_closed, __ATOMIC_ACQUIRE) != 0;
+}
+
+static inline uint16_t
+hwcsum_sub_rx(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts, uint16_t n)
+{
+	if (unlikely(hwcsum_sub_gone(rxq->priv)))
+		return 0;
+	return rxq->sub_rx_burst(rxq->sub_rxq, pkts, n);
+}
+
+static inline uint16_t
+hwcsum_sub_tx(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
+{
+	if (unlikely(hwcsum_sub_gone(txq->priv)))
+		return 0;
+	return txq->sub_tx_burst(txq->sub_txq, pkts, n);
+}
+
+/* Take the sub-port's burst functions and queues (setup, start). */
+void hwcsum_sub_rxq_bind(struct hwcsum_rxq *rxq);
+void hwcsum_sub_txq_bind(struct hwcsum_txq *txq);
+
 /* Pass-through bursts, chosen when nothing is asked of hwcsum. */
 uint16_t hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n);
 uint16_t hwcsum_tx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n);
-/* Pick the burst functions for the current configuration (at start:
- * ethdev copies them into its fast-path table after dev_start). */
+/* Transmit with no TX checksum offload configured: the look, then down. */
+uint16_t hwcsum_tx_burst_pass(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/* Pick the burst functions for the current configuration and bind every
+ * queue to the sub-port's (at start, after the sub-port's: ethdev copies
+ * ours into its fast-path table after dev_start). */
 void hwcsum_set_burst_fn(struct rte_eth_dev *dev);
 
 /* ------------------------------------------------------ hwcsum_tx.c */

@@ -681,7 +681,7 @@ rx_burst_flow(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
 
 	k = (uint16_t)rte_ring_sc_dequeue_burst(rxq->steer, (void **)pkts, n, NULL);
 	nb = priv->sub_closed ? 0 :
-		rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts + k, n - k);
+		hwcsum_sub_rx(rxq, pkts + k, n - k);
 	if (nb == 0)
 		return k;
 	rte_rcu_qsbr_thread_online(priv->flow_qsbr, rxq->queue_id);
@@ -741,7 +741,7 @@ hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 		return rx_burst_flow(rxq, pkts, n, true);
 	if (unlikely(priv->sub_closed))
 		return 0;
-	nb_rx = rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts, n);
+	nb_rx = hwcsum_sub_rx(rxq, pkts, n);
 	for (i = 0; i < nb_rx; i++) {
 		pkts[i]->port = rxq->port_id;
 		hwcsum_rx_one(priv, pkts[i], &rxq->stats);

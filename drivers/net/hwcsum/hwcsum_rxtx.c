@@ -3,10 +3,34 @@
  * Burst selection, the way failsafe_set_burst_fn() does it: straight
  * through to the same queue of the sub-port when nothing is asked of
  * hwcsum on receive; the offload bursts (hwcsum_rx.c, hwcsum_tx.c)
- * otherwise. Transmit always goes through hwcsum_tx_burst(), which hands a
- * burst without requests straight down after one look at the flags: a
- * CHECKSUM_PARTIAL request needs no ethdev offload bit, so it can come at
- * any time.
+ * otherwise. Transmit always looks at every packet's flags before handing
+ * a burst without requests straight down: a CHECKSUM_PARTIAL request needs
+ * no ethdev offload bit, so it can come at any time (docs/decisions.md).
+ * With no TX checksum offload configured that look is all a burst usually
+ * needs, so it is done here at its cheapest (hwcsum_tx_burst_pass) and only
+ * a burst with a request goes to hwcsum_tx_burst(); with offloads
+ * configured, most bursts carry requests and go there directly.
+ *
+ * The sub-port's queue is reached as failsafe reaches its sub-devices:
+ * its burst function and queue pointer, taken once the sub-port has
+ * started (some PMDs choose their burst in dev_start) and called directly.
+ * rte_eth_rx/tx_burst() on the sub-port id would add, per burst:
+ * - the lookups in ethdev's fast-path table (rte_eth_fp_ops), which
+ *   rte_eth_dev_start() fills with exactly these two pointers and
+ *   rte_eth_dev_stop() points at dummies. The sub-port starts and stops
+ *   only with hwcsum (dev_start/dev_stop/close here), and our own table
+ *   entry is a dummy whenever hwcsum is stopped, so the copy taken at
+ *   start is what the table holds whenever these bursts can run. A sub-port
+ *   stopped or reconfigured by someone else behind its owner is outside
+ *   the ownership contract, as for failsafe; every start re-takes both.
+ * - the RX/TX callbacks of the sub-port. Ownership does not stop
+ *   rte_eth_add_rx/tx_callback() (nor pdump, which finds a port by name)
+ *   on an owned port, so such callbacks are NOT run: they belong on the
+ *   hwcsum port, whose callbacks ethdev runs around these bursts.
+ * - its debug checks and trace point (compiled out in release DPDK).
+ * Queue structs live in shared memory, so caching process-local function
+ * pointers is only right because hwcsum runs in the primary process alone
+ * (probe refuses secondaries).
  */
 #include <ethdev_driver.h>
 #include <rte_ethdev.h>
@@ -23,9 +47,7 @@ hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	/* Rules need the headers parsed, checksum work or not. */
 	if (hwcsum_rxq_flow_path(rxq))
 		return hwcsum_rx_burst_flow_raw(queue, pkts, n);
-	if (unlikely(rxq->priv->sub_closed))
-		return 0;
-	nb_rx = rte_eth_rx_burst(rxq->sub_port, rxq->queue_id, pkts, n);
+	nb_rx = hwcsum_sub_rx(rxq, pkts, n);	/* 0 once the sub-port is gone */
 	/* Applications must see the port they polled, not the hidden one. */
 	for (i = 0; i < nb_rx; i++)
 		pkts[i]->port = rxq->port_id;
@@ -44,17 +66,76 @@ hwcsum_tx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
 		return n;
 	}
 	/* Unsent mbufs stay with the caller, exactly as for any PMD. */
-	return rte_eth_tx_burst(txq->sub_port, txq->queue_id, pkts, n);
+	return hwcsum_sub_tx(txq, pkts, n);
+}
+
+/*
+ * Two OR chains of four, so that the loads of eight packets are in flight
+ * at once and the loop's own instructions are spread over eight: about 2.6
+ * instructions a packet (one pointer load, one OR from memory). "Nothing
+ * asked" is hwcsum_tx_burst()'s own test (hwcsum_tx_request_mask()).
+ */
+uint16_t
+hwcsum_tx_burst_pass(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct hwcsum_txq *txq = queue;
+	struct rte_mbuf *const *p = pkts;
+	struct rte_mbuf *const *end8 = pkts + (n & ~7u), *const *end = pkts + n;
+	uint64_t a = 0, b = 0;
+
+	for (; p != end8; p += 8) {
+		a |= p[0]->ol_flags | p[1]->ol_flags | p[2]->ol_flags |
+			p[3]->ol_flags;
+		b |= p[4]->ol_flags | p[5]->ol_flags | p[6]->ol_flags |
+			p[7]->ol_flags;
+	}
+	for (; p != end; p++)
+		a |= (*p)->ol_flags;
+	/* A request, or no sub-port: the offload burst knows what to do. */
+	if (unlikely(((a | b) & txq->request_mask) || hwcsum_sub_gone(txq->priv)))
+		return hwcsum_tx_burst(queue, pkts, n);
+	return hwcsum_sub_tx(txq, pkts, n);
+}
+
+void
+hwcsum_sub_rxq_bind(struct hwcsum_rxq *rxq)
+{
+	const struct rte_eth_dev *sub = &rte_eth_devices[rxq->sub_port];
+
+	rxq->sub_rx_burst = sub->rx_pkt_burst;
+	rxq->sub_rxq = sub->data->rx_queues[rxq->queue_id];
+}
+
+void
+hwcsum_sub_txq_bind(struct hwcsum_txq *txq)
+{
+	const struct rte_eth_dev *sub = &rte_eth_devices[txq->sub_port];
+
+	txq->sub_tx_burst = sub->tx_pkt_burst;
+	txq->sub_txq = sub->data->tx_queues[txq->queue_id];
+	txq->request_mask = hwcsum_tx_request_mask(txq->priv);
 }
 
 void
 hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
+	bool tx_pass;
+	uint16_t i;
 
+	/* After the sub-port's start: its bursts and queues as it runs them. */
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		if (dev->data->rx_queues[i] != NULL)
+			hwcsum_sub_rxq_bind(dev->data->rx_queues[i]);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] != NULL)
+			hwcsum_sub_txq_bind(dev->data->tx_queues[i]);
 	dev->rx_pkt_burst = priv->rx_work ? hwcsum_rx_burst : hwcsum_rx_burst_raw;
-	dev->tx_pkt_burst = hwcsum_tx_burst;
+	/* Both are right for any packet; which one only changes the cost. */
+	tx_pass = !(dev->data->dev_conf.txmode.offloads & HWCSUM_TX_CSUM_OFFLOADS);
+	dev->tx_pkt_burst = tx_pass ? hwcsum_tx_burst_pass : hwcsum_tx_burst;
 	dev->tx_pkt_prepare = hwcsum_tx_prepare;
-	HWCSUM_LOG(DEBUG, "%s: rx %s, tx offload burst", dev->data->name,
-		   priv->rx_work ? "checksum burst" : "pass-through");
+	HWCSUM_LOG(DEBUG, "%s: rx %s, tx %s", dev->data->name,
+		   priv->rx_work ? "checksum burst" : "pass-through",
+		   tx_pass ? "pass-through (looks for requests)" : "offload burst");
 }

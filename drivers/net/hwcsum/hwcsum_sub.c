@@ -82,7 +82,8 @@ sub_destroyed(uint16_t sub_port, enum rte_eth_event_type event, void *cb_arg,
 	priv = dev->data->dev_private;
 	if (priv->sub_port != sub_port || priv->sub_closed)
 		return 0;
-	priv->sub_closed = 1;
+	/* Before ethdev frees its queues: bursts read it just before a call. */
+	__atomic_store_n(&priv->sub_closed, 1, __ATOMIC_RELEASE);
 	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
 	/* Bursts see sub_closed and drop (and count) from now on. */
 	HWCSUM_LOG(WARNING, "%s: sub-port '%s' was removed; the port is unusable until closed",

@@ -439,7 +439,7 @@ send_chunk(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 		txq->stats.c[HWCSUM_TX_BAD_REQUEST]++;
 		rte_pktmbuf_free(pkts[i]);
 	}
-	sent = ng ? rte_eth_tx_burst(txq->sub_port, txq->queue_id, good, ng) : 0;
+	sent = ng ? hwcsum_sub_tx(txq, good, ng) : 0;
 	left = ng - sent;
 	/* Unsent packets go to the tail, where the caller retries from. */
 	for (i = 0; i < left; i++)
@@ -484,7 +484,7 @@ hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	for (; i < n; i++)
 		any |= pkts[i]->ol_flags;
 	if (likely(!(any & request_mask(priv))))	/* nothing asked of us */
-		return rte_eth_tx_burst(txq->sub_port, txq->queue_id, pkts, n);
+		return hwcsum_sub_tx(txq, pkts, n);
 	return tx_burst_requests(txq, pkts, n);
 }
 
