@@ -7,7 +7,8 @@
  * hwcsum_tx_one_general() (the reference, the code before the fast path).
  * All three must agree on everything the sub-port and the application
  * see: the return value, every byte of the chain, ol_flags, the lengths,
- * the generic request in the dynfield, and every counter.
+ * the generic request in the dynfield, and every counter. tx_prepare is
+ * held to its checks as they were before they were planned per run.
  *
  * The bursts mix packets from a few templates (IPv4/IPv6, tags,
  * VXLAN/GENEVE/GPE/GUE inner, UDP/TCP/SCTP, DPDK flags or the generic
@@ -20,6 +21,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+
+#include <rte_errno.h>
 
 #include "hwcsum_private.h"
 #include "rte_pmd_hwcsum.h"
@@ -35,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static struct {
-	unsigned long inputs, packets, fast_done, refused, chained;
+	unsigned long inputs, packets, fast_done, refused, chained, prep_refused;
 	struct hwcsum_txq_stats q;
 } diff_stats;
 
@@ -243,6 +246,91 @@ compare_pkt(unsigned int i, int ra, int rb, struct rte_mbuf *a,
 	}
 }
 
+/*
+ * tx_prepare's checks as they were before they were planned per run
+ * (b7c8712), the reference for hwcsum_tx_prepare().
+ */
+static int
+ref_ipv4_expected(const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	const struct rte_mbuf *s = m;
+	uint32_t o = off;
+
+	if (len < 20 || (uint64_t)off + len > m->pkt_len)
+		return -EINVAL;
+	while (s != NULL && o >= s->data_len) {
+		o -= s->data_len;
+		s = s->next;
+	}
+	if (s == NULL)
+		return -EINVAL;
+	return (rte_pktmbuf_mtod(s, const uint8_t *)[o] >> 4 == 4 &&
+		(rte_pktmbuf_mtod(s, const uint8_t *)[o] & 0xf) * 4u == len) ?
+		0 : -EINVAL;
+}
+
+static int
+ref_tx_validate(const struct hwcsum_private *priv, struct rte_mbuf *m)
+{
+	uint64_t fl = m->ol_flags;
+	uint32_t outer_l3 = m->outer_l2_len, outer_l4 = outer_l3 + m->outer_l3_len;
+	uint32_t l3 = outer_l4 + m->l2_len, l4 = l3 + m->l3_len;
+
+	if (fl & (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_UDP_SEG))
+		return -ENOTSUP;
+	if (priv->sub.max_segs != 0 && m->nb_segs > priv->sub.max_segs)
+		return -EINVAL;
+	if (rte_validate_tx_offload(m) != 0 && !(fl & PARTIAL_FLAG))
+		return -EINVAL;
+	if (fl & PARTIAL_FLAG) {
+		if ((uint32_t)field_of(m)->start + field_of(m)->offset + 2 > m->pkt_len)
+			return -EINVAL;
+	} else if ((fl & RTE_MBUF_F_TX_L4_MASK) && l4 + 8 > m->pkt_len) {
+		return -EINVAL;
+	}
+	if ((fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) &&
+	    (m->outer_l3_len == 0 || outer_l4 + 8 > m->pkt_len))
+		return -EINVAL;
+	if ((fl & RTE_MBUF_F_TX_IP_CKSUM) && ref_ipv4_expected(m, l3, m->l3_len) < 0)
+		return -EINVAL;
+	if ((fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) &&
+	    ref_ipv4_expected(m, outer_l3, m->outer_l3_len) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* hwcsum_tx_prepare() on the burst and on every tail of it. */
+static void
+compare_prepare(struct hwcsum_private *priv, struct rte_mbuf **m, unsigned int n)
+{
+	static struct hwcsum_txq txq;
+	uint64_t mask = hwcsum_tx_request_mask(priv);
+	unsigned int from, i;
+
+	txq.priv = priv;
+	for (from = 0; from < n; from++) {
+		uint16_t got;
+		int want_err = 0;
+
+		for (i = from; i < n; i++) {
+			if (!(m[i]->ol_flags & mask))
+				continue;
+			want_err = ref_tx_validate(priv, m[i]);
+			if (want_err < 0)
+				break;
+		}
+		rte_errno = 0;
+		got = hwcsum_tx_prepare(&txq, m + from, (uint16_t)(n - from));
+		if (got != i - from)
+			fuzz_fail(TARGET, "tx_prepare from %u took %u, reference %u",
+				  from, got, i - from);
+		if (i < n && rte_errno != -want_err)
+			fuzz_fail(TARGET, "tx_prepare errno %d, reference %d",
+				  rte_errno, -want_err);
+		diff_stats.prep_refused += i < n;
+	}
+}
+
 static void
 copy_meta(struct rte_mbuf *dst, const struct rte_mbuf *src)
 {
@@ -303,6 +391,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	diff_stats.packets += n;
 
+	compare_prepare(&priv, mb, n);
 	memset(&st_a, 0, sizeof(st_a));
 	memset(&st_b, 0, sizeof(st_b));
 	memset(&st_c, 0, sizeof(st_c));
@@ -362,6 +451,8 @@ fuzz_seeded_report(unsigned long iters)
 	       "%lu done in one segment without an engine\n", TARGET,
 	       diff_stats.inputs, diff_stats.packets, diff_stats.chained,
 	       diff_stats.refused, diff_stats.fast_done);
+	printf("%s: tx_prepare refused %lu bursts' tails\n", TARGET,
+	       diff_stats.prep_refused);
 	printf("%s: counters: req generic %" PRIu64 " dpdk %" PRIu64 ", L4 sw %"
 	       PRIu64 ", LCO %" PRIu64 ", IP sw %" PRIu64 " hw %" PRIu64 "\n", TARGET,
 	       q[HWCSUM_TX_REQ_GENERIC], q[HWCSUM_TX_REQ_DPDK], q[HWCSUM_TX_L4_SW],
@@ -371,6 +462,7 @@ fuzz_seeded_report(unsigned long iters)
 #define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
 	NEED(diff_stats.fast_done);
 	NEED(diff_stats.refused);
+	NEED(diff_stats.prep_refused);
 	NEED(diff_stats.chained);
 	NEED(q[HWCSUM_TX_REQ_GENERIC]);
 	NEED(q[HWCSUM_TX_REQ_DPDK]);

@@ -722,37 +722,98 @@ hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	return tx_burst_requests(txq, pkts, n);
 }
 
-/* tx_prepare: what tx_burst would refuse, refused early with DPDK's errno. */
-static int
-tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m)
+/*
+ * tx_prepare: what tx_burst would refuse, refused early with DPDK's errno.
+ * What the flags and lengths alone decide (segmentation,
+ * rte_validate_tx_offload(), which looks at nothing else once segmentation
+ * is refused, the header lengths, how long the packet must be) is taken
+ * once per run of packets with the same ol_flags and lengths; the rest
+ * (the packet's length, chain and IPv4 version bytes) per packet.
+ */
+struct prep_plan {
+	uint64_t ol_flags, tx_offload;	/* the key */
+	int verdict;			/* of the flags and lengths */
+	uint32_t min_len;		/* the packet must be this long */
+	uint32_t l3, l3_len, outer_l3, outer_l3_len;
+	bool ip, outer_ip;
+};
+
+static void
+prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	       struct prep_plan *pp)
 {
 	uint64_t fl = m->ol_flags;
 	uint32_t outer_l3 = m->outer_l2_len, outer_l4 = outer_l3 + m->outer_l3_len;
 	uint32_t l3 = outer_l4 + m->l2_len, l4 = l3 + m->l3_len;
 
-	if (fl & SEG_FLAGS)
-		return -ENOTSUP;
+	memset(pp, 0, sizeof(*pp));
+	pp->ol_flags = fl;
+	pp->tx_offload = m->tx_offload;
+	pp->l3 = l3;
+	pp->l3_len = m->l3_len;
+	pp->outer_l3 = outer_l3;
+	pp->outer_l3_len = m->outer_l3_len;
+	if (fl & SEG_FLAGS) {
+		pp->verdict = -ENOTSUP;
+		return;
+	}
+	pp->verdict = -EINVAL;
+	if (rte_validate_tx_offload(m) != 0 && !(fl & priv->tx_partial_flag))
+		return;
+	if (!(fl & priv->tx_partial_flag) && (fl & RTE_MBUF_F_TX_L4_MASK))
+		pp->min_len = l4 + 8;
+	if (fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) {
+		if (m->outer_l3_len == 0)
+			return;
+		pp->min_len = RTE_MAX(pp->min_len, outer_l4 + 8);
+	}
+	if (fl & RTE_MBUF_F_TX_IP_CKSUM) {
+		if (m->l3_len < 20)
+			return;
+		pp->ip = true;
+		pp->min_len = RTE_MAX(pp->min_len, l3 + m->l3_len);
+	}
+	if (fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) {
+		if (m->outer_l3_len < 20)
+			return;
+		pp->outer_ip = true;
+		pp->min_len = RTE_MAX(pp->min_len, outer_l4);
+	}
+	pp->verdict = 0;
+}
+
+/* The version byte of an IPv4 header of exactly len bytes at off. */
+static inline bool
+ipv4_byte_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	uint8_t b;
+
+	if (csum_mbuf_read(m, off, 1, &b) < 0)
+		return false;
+	return b >> 4 == 4 && (b & 0xf) * 4u == len;
+}
+
+static inline int
+tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	    const struct prep_plan *pp)
+{
+	if (pp->verdict != 0)
+		return pp->verdict;
 	if (priv->sub.max_segs != 0 && m->nb_segs > priv->sub.max_segs)
 		return -EINVAL;
-	if (rte_validate_tx_offload(m) != 0 && !(fl & priv->tx_partial_flag))
+	if (m->pkt_len < pp->min_len)
 		return -EINVAL;
-	if (fl & priv->tx_partial_flag) {
+	if (pp->ol_flags & priv->tx_partial_flag) {
 		const struct rte_pmd_hwcsum_csum *f =
 			RTE_MBUF_DYNFIELD(m, priv->dynfield_off,
 					  const struct rte_pmd_hwcsum_csum *);
 
 		if ((uint32_t)f->start + f->offset + 2 > m->pkt_len)
 			return -EINVAL;
-	} else if ((fl & RTE_MBUF_F_TX_L4_MASK) && l4 + 8 > m->pkt_len) {
-		return -EINVAL;
 	}
-	if ((fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) &&
-	    (m->outer_l3_len == 0 || outer_l4 + 8 > m->pkt_len))
+	if (pp->ip && !ipv4_byte_ok(m, pp->l3, pp->l3_len))
 		return -EINVAL;
-	if ((fl & RTE_MBUF_F_TX_IP_CKSUM) && ipv4_expected(m, l3, m->l3_len) < 0)
-		return -EINVAL;
-	if ((fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) &&
-	    ipv4_expected(m, outer_l3, m->outer_l3_len) < 0)
+	if (pp->outer_ip && !ipv4_byte_ok(m, pp->outer_l3, pp->outer_l3_len))
 		return -EINVAL;
 	return 0;
 }
@@ -761,15 +822,20 @@ uint16_t
 hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct hwcsum_txq *txq = queue;
-	uint64_t mask = request_mask(txq->priv);
+	const struct hwcsum_private *priv = txq->priv;
+	uint64_t mask = request_mask(priv);
+	struct prep_plan pp = { .ol_flags = 0 };
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
 		int ret;
 
-		if (!(pkts[i]->ol_flags & mask))
+		if (!(m->ol_flags & mask))
 			continue;
-		ret = tx_validate(txq->priv, pkts[i]);
+		if (m->ol_flags != pp.ol_flags || m->tx_offload != pp.tx_offload)
+			prep_plan_make(priv, m, &pp);
+		ret = tx_validate(priv, m, &pp);
 		if (ret < 0) {
 			txq->stats.c[HWCSUM_TX_PREP_REFUSED]++;
 			rte_errno = -ret;
