@@ -788,7 +788,11 @@ ipv4_byte_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len)
 {
 	uint8_t b;
 
-	if (csum_mbuf_read(m, off, 1, &b) < 0)
+	/* In place when the first segment holds the packet (off + len is
+	 * within pkt_len already). */
+	if (likely(m->pkt_len <= m->data_len))
+		b = *rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
+	else if (csum_mbuf_read(m, off, 1, &b) < 0)
 		return false;
 	return b >> 4 == 4 && (b & 0xf) * 4u == len;
 }
