@@ -67,8 +67,62 @@ struct csum_tx_work {
 	uint8_t l4_proto;	/**< 6 or 17, for CSUM_TX_SEED_L4 */
 };
 
+/**
+ * Set by csum_tx_work_check(): the offsets of w agree with each other, so
+ * csum_tx_apply() checks only what depends on the packet. Clear it when
+ * changing an offset.
+ */
+#define CSUM_TX_F_LAYOUT_OK	(1u << 31)
+
 #define CSUM_TX_OUTER_OPS (CSUM_TX_SEED_OUTER | CSUM_TX_OUTER_IP | \
 			   CSUM_TX_OUTER_LCO | CSUM_TX_OUTER_SUM)
+
+/*
+ * What csum_tx_apply() requires of the offsets alone: the field of a seed
+ * where its protocol has it, outer headers wholly in front of the inner
+ * ones, the outer UDP field in no inner header, the inner L4 header behind
+ * the outer UDP header.
+ */
+static __rte_always_inline bool
+csum_tx__layout_ok(const struct csum_tx_work *w, uint32_t ops)
+{
+	if ((ops & CSUM_TX_SEED_L4) &&
+	    ((w->l4_proto != 17 && w->l4_proto != 6) ||
+	     w->csum_offset != (w->l4_proto == 17 ? 6u : 16u)))
+		return false;
+	if (ops & CSUM_TX_OUTER_OPS) {
+		if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) && w->l3 < w->outer_l4)
+			return false;
+		if ((ops & CSUM_TX_OUTER_IP) &&
+		    (uint64_t)w->outer_l3 + w->outer_l3_len > w->outer_l4)
+			return false;
+	}
+	if ((ops & CSUM_TX_SEED_OUTER) && (ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) &&
+	    (uint64_t)w->outer_l4 + 8 > w->l3)
+		return false;
+	if ((ops & CSUM_TX_OUTER_LCO) &&
+	    (uint64_t)w->csum_start < (uint64_t)w->outer_l4 + 8)
+		return false;
+	if ((ops & (CSUM_TX_SEED_OUTER | CSUM_TX_OUTER_SUM)) &&
+	    (ops & (CSUM_TX_SEED_L4 | CSUM_TX_L4)) &&
+	    (uint64_t)w->csum_start < (uint64_t)w->outer_l4 + 8)
+		return false;
+	return true;
+}
+
+/**
+ * Check w's offsets once for many packets (a plan): false when
+ * csum_tx_apply() would decline every packet for them; otherwise it sets
+ * CSUM_TX_F_LAYOUT_OK in w->ops.
+ */
+static inline bool
+csum_tx_work_check(struct csum_tx_work *w)
+{
+	if (!csum_tx__layout_ok(w, w->ops))
+		return false;
+	w->ops |= CSUM_TX_F_LAYOUT_OK;
+	return true;
+}
 
 /* Internal helpers of csum_tx_apply(). */
 static inline uint16_t
@@ -79,12 +133,12 @@ csum_tx__be16(const uint8_t *p)
 
 /*
  * csum_mbuf_seed_l4()'s acceptance and value, read-only: the seed for the
- * UDP/TCP header at l4 carried by the IP header at l3 (*hdr_end: where the
- * bytes it reads end).
+ * UDP/TCP header at l4 carried by the IP header at l3 (all it reads lies
+ * in front of l4).
  */
 static __rte_always_inline bool
 csum_tx__seed(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t l4,
-	      uint8_t proto, uint16_t *seed, uint32_t *hdr_end)
+	      uint8_t proto, uint16_t *seed)
 {
 	const uint8_t *ip = p + l3;
 	uint32_t end, hlen, pseudo, l4_len;
@@ -98,13 +152,11 @@ csum_tx__seed(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t l4,
 			return false;
 		end = l3 + csum_tx__be16(ip + 2);
 		pseudo = csum_partial_small(ip + 12, 8, 0);
-		*hdr_end = l3 + 20;
 	} else if (ip[0] >> 4 == 6) {
 		if (l3 + 40 > len || csum_tx__be16(ip + 4) == 0 || l3 + 40 > l4)
 			return false;
 		end = l3 + 40 + csum_tx__be16(ip + 4);
 		pseudo = csum_partial_small(ip + 8, 32, 0);
-		*hdr_end = l3 + 40;
 	} else {
 		return false;
 	}
@@ -159,46 +211,24 @@ csum_tx__partial(uint8_t *p, uint32_t len, uint32_t start, uint32_t offset)
 static __rte_always_inline bool
 csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
 {
-	uint32_t ops = w->ops, end_in = 0, end_out = 0;
+	uint32_t ops = w->ops;
 	uint16_t seed_in = 0, seed_out = 0;
 	uint64_t field_end = (uint64_t)w->csum_start + w->csum_offset + 2;
 
 	/* Acceptance, read-only: each header read before any write. */
+	if (!(ops & CSUM_TX_F_LAYOUT_OK) && !csum_tx__layout_ok(w, ops))
+		return false;
 	if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_OUTER_LCO | CSUM_TX_L4)) &&
 	    field_end > len)
 		return false;
 	if ((ops & CSUM_TX_SEED_L4) &&
-	    (w->csum_offset != (w->l4_proto == 17 ? 6u : 16u) ||
-	     (w->l4_proto != 17 && w->l4_proto != 6) ||
-	     !csum_tx__seed(p, len, w->l3, w->csum_start, w->l4_proto,
-			    &seed_in, &end_in)))
+	    !csum_tx__seed(p, len, w->l3, w->csum_start, w->l4_proto, &seed_in))
 		return false;
-	if (ops & CSUM_TX_OUTER_OPS) {
-		/* Outer headers wholly in front of the inner ones. */
-		if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) && w->l3 < w->outer_l4)
-			return false;
-		if ((ops & CSUM_TX_OUTER_IP) &&
-		    w->outer_l3 + w->outer_l3_len > w->outer_l4)
-			return false;
-	}
-	if (ops & CSUM_TX_SEED_OUTER) {
-		/* The outer field, written second, lies in no inner header. */
-		if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) &&
-		    w->outer_l4 + 8 > w->l3)
-			return false;
-		if (!csum_tx__seed(p, len, w->outer_l3, w->outer_l4, 17,
-				   &seed_out, &end_out) || end_out > w->outer_l4)
-			return false;
-	}
+	if ((ops & CSUM_TX_SEED_OUTER) &&
+	    !csum_tx__seed(p, len, w->outer_l3, w->outer_l4, 17, &seed_out))
+		return false;
 	if ((ops & (CSUM_TX_OUTER_LCO | CSUM_TX_OUTER_SUM)) &&
 	    w->outer_l4 + 8 > len)
-		return false;
-	if ((ops & CSUM_TX_OUTER_LCO) &&
-	    (uint64_t)w->csum_start < (uint64_t)w->outer_l4 + 8)
-		return false;
-	if ((ops & (CSUM_TX_SEED_OUTER | CSUM_TX_OUTER_SUM)) &&
-	    (ops & (CSUM_TX_SEED_L4 | CSUM_TX_L4)) &&
-	    (uint64_t)w->csum_start < (uint64_t)w->outer_l4 + 8)
 		return false;
 	if ((ops & CSUM_TX_IP) &&
 	    !csum_tx__ipv4_expected(p, len, w->l3, w->l3_len))

@@ -147,7 +147,24 @@ one(void)
 	ma = test_chain_build(&ca, pkt, len, cuts, n_cuts);
 	mb = test_chain_build(&cb, pkt, len, cuts, n_cuts);
 
-	ok = csum_tx_apply(ma, &w);
+	/* Half the time the offsets are checked first, as for a plan. */
+	if (rng_below(2) == 0) {
+		struct csum_tx_work wc = w;
+		bool layout = csum_tx_work_check(&wc);
+
+		ok = layout && csum_tx_apply(ma, &wc);
+		CHECK(layout == !!(wc.ops & CSUM_TX_F_LAYOUT_OK), "layout flag");
+		if (!layout) {
+			struct test_chain cc;
+			struct rte_mbuf *mc = test_chain_build(&cc, pkt, len, cuts, n_cuts);
+
+			CHECK(!csum_tx_apply(mc, &w), "offsets refused by the check taken");
+			for (unsigned int i = 0; i < cc.n; i++)
+				free(cc.seg[i].buf_addr);
+		}
+	} else {
+		ok = csum_tx_apply(ma, &w);
+	}
 	ret = csum_tx_apply_ref(mb, &w);
 	flatten(ma, img_a);
 	flatten(mb, img_b);

@@ -521,7 +521,9 @@ fast_plan(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 		w->ops |= CSUM_TX_OUTER_IP;
 		fp->ip_sw++;
 	}
-	fp->ok = true;
+	/* The offsets are the run's: checked here once (a generic request
+	 * brings its own per packet, checked with it). */
+	fp->ok = fp->generic || csum_tx_work_check(w);
 }
 
 /*
