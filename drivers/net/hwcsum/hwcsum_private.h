@@ -396,6 +396,19 @@ uint16_t hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
  */
 int hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		  struct hwcsum_txq_stats *st);
+/*
+ * The same result, always through the general path (the reference the
+ * fast path of hwcsum_tx_one() is tested against).
+ */
+int hwcsum_tx_one_general(const struct hwcsum_private *priv,
+			  struct rte_mbuf *m, struct hwcsum_txq_stats *st);
+/*
+ * hwcsum_tx_one() over pkts[0..n), ret[i] its result for pkts[i]: what
+ * tx_burst does per chunk (one plan per run of alike packets).
+ */
+void hwcsum_tx_resolve(const struct hwcsum_private *priv,
+		       struct rte_mbuf **pkts, uint16_t n,
+		       struct hwcsum_txq_stats *st, int *ret);
 uint16_t hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n);
 
 /* ------------------------------------------------------ hwcsum_rx.c */

@@ -30,6 +30,7 @@
 #include <rte_ip.h>
 
 #include "csum_mbuf.h"
+#include "csum_tx.h"
 #include "hwcsum_private.h"
 #include "rte_pmd_hwcsum.h"
 
@@ -301,8 +302,8 @@ l4_sw(struct rte_mbuf *m, const struct csum_offload_req *r)
 }
 
 int
-hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
-	      struct hwcsum_txq_stats *st)
+hwcsum_tx_one_general(const struct hwcsum_private *priv, struct rte_mbuf *m,
+		      struct hwcsum_txq_stats *st)
 {
 	struct csum_offload_req outer_req = { 0 };
 	enum csum_offload_reason l4_why = CSUM_OFFLOAD_OK, outer_why = 0;
@@ -421,17 +422,252 @@ hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	return 0;
 }
 
+/* ------------------------------------------------------- the fast path */
+
+/*
+ * Where no engine takes anything (tx_engine=none), every request is done
+ * here, and what is done depends only on ol_flags and the lengths: one
+ * plan, kept for as long as the packets of a burst say the same thing.
+ * The packet's bytes are never assumed: csum_tx_apply() checks each
+ * packet's headers and declines whatever the general path
+ * (hwcsum_tx_one_general(), the reference) must judge.
+ */
+struct tx_fast_plan {
+	uint64_t ol_flags, tx_offload;	/* the key */
+	bool ok;			/* false: the general path */
+	bool generic;			/* start/offset from the dynfield */
+	bool lco, outer_sum, l4;
+	uint8_t ip_sw;			/* IPv4 headers filled */
+	uint8_t l4_why;			/* sw_reason of the L4 checksum */
+	uint64_t out_flags_mask;	/* ol_flags kept for the sub-port */
+	struct csum_tx_work w;
+};
+
+/* Counters of a run of fast packets, added to the queue's once. */
+struct tx_fast_counts {
+	uint64_t req_dpdk, req_generic, ip_sw, lco, l4_sw, sw_bytes;
+	uint64_t why[2];	/* NO_ENGINE, UNPARSED */
+};
+
+/* csum_offload_req_valid()'s verdict as hw_can() turns it into a reason. */
+static inline uint8_t
+no_engine_why(bool valid)
+{
+	return valid ? 0 : 1;
+}
+
+static void
+fast_plan(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	  struct tx_fast_plan *fp)
+{
+	uint64_t fl = m->ol_flags, l4f = fl & RTE_MBUF_F_TX_L4_MASK;
+	uint32_t outer_l3 = m->outer_l2_len, outer_l4 = outer_l3 + m->outer_l3_len;
+	uint32_t l3 = outer_l4 + m->l2_len, l4 = l3 + m->l3_len;
+	bool encap = (fl & RTE_MBUF_F_TX_TUNNEL_MASK) || m->outer_l3_len != 0;
+	bool outer_udp = fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM;
+	struct csum_tx_work *w = &fp->w;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->ol_flags = fl;
+	fp->tx_offload = m->tx_offload;
+	fp->out_flags_mask = ~(REQUEST_FLAGS | priv->tx_partial_flag);
+	if (priv->spec.engine != CSUM_ENGINE_NONE || (fl & SEG_FLAGS))
+		return;
+	if (outer_udp && m->outer_l3_len == 0)
+		return;
+	/* An IPv4 header the sub-port would fill: the general path's case. */
+	if ((fl & RTE_MBUF_F_TX_IP_CKSUM) && priv->sub.ip_hw && !encap &&
+	    !outer_udp && l3 <= MBUF_L2_MAX)
+		return;
+	w->outer_l3 = outer_l3;
+	w->outer_l3_len = m->outer_l3_len;
+	w->outer_l4 = outer_l4;
+	w->l3 = l3;
+	w->l3_len = m->l3_len;
+	if (fl & priv->tx_partial_flag) {
+		fp->generic = true;
+		fp->l4 = true;
+		w->ops |= CSUM_TX_L4;
+	} else if (l4f == RTE_MBUF_F_TX_UDP_CKSUM || l4f == RTE_MBUF_F_TX_TCP_CKSUM) {
+		bool udp = l4f == RTE_MBUF_F_TX_UDP_CKSUM;
+
+		fp->l4 = true;
+		w->ops |= CSUM_TX_SEED_L4 | CSUM_TX_L4;
+		w->l4_proto = udp ? PROTO_UDP : PROTO_TCP;
+		w->csum_start = l4;
+		w->csum_offset = udp ? UDP_CSUM_OFF : TCP_CSUM_OFF;
+		/* csum_offload_req_valid() on { l4, l3, encap }: the field is
+		 * inside the packet whenever the seed could be written. */
+		fp->l4_why = no_engine_why(!(encap && l3 == 0) &&
+					   (l3 == 0 || l3 < l4));
+	} else if (l4f != 0) {
+		return;	/* SCTP's CRC32c, or no L4 type at all */
+	}
+	if (outer_udp) {
+		w->ops |= CSUM_TX_SEED_OUTER;
+		if (fp->l4) {
+			w->ops |= CSUM_TX_OUTER_LCO;
+			fp->lco = true;
+		} else {
+			w->ops |= CSUM_TX_OUTER_SUM;
+			fp->outer_sum = true;
+		}
+	}
+	if (fl & RTE_MBUF_F_TX_IP_CKSUM) {
+		w->ops |= CSUM_TX_IP;
+		fp->ip_sw++;
+	}
+	if (fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) {
+		w->ops |= CSUM_TX_OUTER_IP;
+		fp->ip_sw++;
+	}
+	/* The offsets are the run's: checked here once (a generic request
+	 * brings its own per packet, checked with it). */
+	fp->ok = fp->generic || csum_tx_work_check(w);
+}
+
+/*
+ * The packet's own part of a generic request: start/offset, and the
+ * reason hw_can() would give (l3_off known only in the hand-off form).
+ */
+static inline void
+fast_generic(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	     struct tx_fast_plan *fp)
+{
+	const struct rte_pmd_hwcsum_csum *f =
+		RTE_MBUF_DYNFIELD(m, priv->dynfield_off,
+				  const struct rte_pmd_hwcsum_csum *);
+	uint64_t fl = m->ol_flags;
+	uint32_t l3_off = 0;
+
+	fp->w.csum_start = f->start;
+	fp->w.csum_offset = f->offset;
+	if ((fl & RTE_MBUF_F_TX_L4_MASK) &&
+	    (fl & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)) &&
+	    m->outer_l3_len == 0 && m->l2_len != 0 &&
+	    (uint32_t)m->l2_len + m->l3_len == f->start)
+		l3_off = m->l2_len;
+	fp->l4_why = no_engine_why(l3_off == 0 || l3_off < f->start);
+}
+
+/* One packet by the plan; false: nothing done, the general path's turn. */
+static __rte_always_inline bool
+fast_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+	 struct tx_fast_plan *fp, struct tx_fast_counts *fc)
+{
+	if (fp->generic)
+		fast_generic(priv, m, fp);
+	if (!csum_tx_apply(m, &fp->w))
+		return false;
+	if (fp->generic)
+		fc->req_generic++;
+	else
+		fc->req_dpdk++;
+	fc->ip_sw += fp->ip_sw;
+	fc->lco += fp->lco;
+	if (fp->outer_sum) {
+		fc->l4_sw++;
+		fc->sw_bytes += m->pkt_len - fp->w.outer_l4;
+		fc->why[0]++;	/* the outer request is always valid here */
+	}
+	if (fp->l4) {
+		fc->l4_sw++;
+		fc->sw_bytes += m->pkt_len - fp->w.csum_start;
+		fc->why[fp->l4_why]++;
+	}
+	m->ol_flags &= fp->out_flags_mask;
+	m->outer_l2_len = 0;
+	m->outer_l3_len = 0;
+	return true;
+}
+
+static inline void
+fast_counts_add(struct hwcsum_txq_stats *st, const struct tx_fast_counts *fc)
+{
+	st->c[HWCSUM_TX_REQ_DPDK] += fc->req_dpdk;
+	st->c[HWCSUM_TX_REQ_GENERIC] += fc->req_generic;
+	st->c[HWCSUM_TX_IP_SW] += fc->ip_sw;
+	st->c[HWCSUM_TX_LCO] += fc->lco;
+	st->c[HWCSUM_TX_L4_SW] += fc->l4_sw;
+	st->c[HWCSUM_TX_SW_BYTES] += fc->sw_bytes;
+	st->sw_reason[CSUM_OFFLOAD_R_NO_ENGINE] += fc->why[0];
+	st->sw_reason[CSUM_OFFLOAD_R_UNPARSED] += fc->why[1];
+}
+
+/* The chain limit comes first, as in the general path. */
+static inline bool
+fast_segs_ok(const struct hwcsum_private *priv, const struct rte_mbuf *m)
+{
+	return priv->sub.max_segs == 0 || m->nb_segs <= priv->sub.max_segs;
+}
+
+int
+hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
+	      struct hwcsum_txq_stats *st)
+{
+	struct tx_fast_counts fc = { 0 };
+	struct tx_fast_plan fp;
+
+	if (!(m->ol_flags & request_mask(priv)))
+		return 0;
+	if (priv->spec.engine == CSUM_ENGINE_NONE && fast_segs_ok(priv, m)) {
+		fast_plan(priv, m, &fp);
+		if (fp.ok && fast_one(priv, m, &fp, &fc)) {
+			fast_counts_add(st, &fc);
+			return 0;
+		}
+	}
+	return hwcsum_tx_one_general(priv, m, st);
+}
+
+/*
+ * Resolve pkts[0..n): ret[i] as hwcsum_tx_one() would return it, the
+ * plan made once per run of packets with the same flags and lengths, the
+ * counters added once.
+ */
+void
+hwcsum_tx_resolve(const struct hwcsum_private *priv, struct rte_mbuf **pkts,
+		  uint16_t n, struct hwcsum_txq_stats *st, int *ret)
+{
+	uint64_t mask = request_mask(priv);
+	struct tx_fast_counts fc = { 0 };
+	struct tx_fast_plan fp;
+	bool fast = priv->spec.engine == CSUM_ENGINE_NONE;
+	uint16_t i;
+
+	fp.ok = false;
+	fp.ol_flags = 0;
+	fp.tx_offload = 0;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		ret[i] = 0;
+		if (!(m->ol_flags & mask))
+			continue;
+		if (fast && fast_segs_ok(priv, m)) {
+			if (m->ol_flags != fp.ol_flags || m->tx_offload != fp.tx_offload)
+				fast_plan(priv, m, &fp);
+			if (fp.ok && fast_one(priv, m, &fp, &fc))
+				continue;
+		}
+		ret[i] = hwcsum_tx_one_general(priv, m, st);
+	}
+	fast_counts_add(st, &fc);
+}
+
 /* Keep pkts[0..n) as the caller must see it: the first `done` consumed. */
 static uint16_t
 send_chunk(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mbuf *good[TX_CHUNK];
+	int ret[TX_CHUNK];
 	uint16_t ng = 0, sent, i, left;
 
+	hwcsum_tx_resolve(txq->priv, pkts, n, &txq->stats, ret);
 	for (i = 0; i < n; i++) {
-		int ret = hwcsum_tx_one(txq->priv, pkts[i], &txq->stats);
-
-		if (likely(ret == 0)) {
+		if (likely(ret[i] == 0)) {
 			good[ng++] = pkts[i];
 			continue;
 		}
@@ -488,37 +724,102 @@ hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	return tx_burst_requests(txq, pkts, n);
 }
 
-/* tx_prepare: what tx_burst would refuse, refused early with DPDK's errno. */
-static int
-tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m)
+/*
+ * tx_prepare: what tx_burst would refuse, refused early with DPDK's errno.
+ * What the flags and lengths alone decide (segmentation,
+ * rte_validate_tx_offload(), which looks at nothing else once segmentation
+ * is refused, the header lengths, how long the packet must be) is taken
+ * once per run of packets with the same ol_flags and lengths; the rest
+ * (the packet's length, chain and IPv4 version bytes) per packet.
+ */
+struct prep_plan {
+	uint64_t ol_flags, tx_offload;	/* the key */
+	int verdict;			/* of the flags and lengths */
+	uint32_t min_len;		/* the packet must be this long */
+	uint32_t l3, l3_len, outer_l3, outer_l3_len;
+	bool ip, outer_ip;
+};
+
+static void
+prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	       struct prep_plan *pp)
 {
 	uint64_t fl = m->ol_flags;
 	uint32_t outer_l3 = m->outer_l2_len, outer_l4 = outer_l3 + m->outer_l3_len;
 	uint32_t l3 = outer_l4 + m->l2_len, l4 = l3 + m->l3_len;
 
-	if (fl & SEG_FLAGS)
-		return -ENOTSUP;
+	memset(pp, 0, sizeof(*pp));
+	pp->ol_flags = fl;
+	pp->tx_offload = m->tx_offload;
+	pp->l3 = l3;
+	pp->l3_len = m->l3_len;
+	pp->outer_l3 = outer_l3;
+	pp->outer_l3_len = m->outer_l3_len;
+	if (fl & SEG_FLAGS) {
+		pp->verdict = -ENOTSUP;
+		return;
+	}
+	pp->verdict = -EINVAL;
+	if (rte_validate_tx_offload(m) != 0 && !(fl & priv->tx_partial_flag))
+		return;
+	if (!(fl & priv->tx_partial_flag) && (fl & RTE_MBUF_F_TX_L4_MASK))
+		pp->min_len = l4 + 8;
+	if (fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) {
+		if (m->outer_l3_len == 0)
+			return;
+		pp->min_len = RTE_MAX(pp->min_len, outer_l4 + 8);
+	}
+	if (fl & RTE_MBUF_F_TX_IP_CKSUM) {
+		if (m->l3_len < 20)
+			return;
+		pp->ip = true;
+		pp->min_len = RTE_MAX(pp->min_len, l3 + m->l3_len);
+	}
+	if (fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) {
+		if (m->outer_l3_len < 20)
+			return;
+		pp->outer_ip = true;
+		pp->min_len = RTE_MAX(pp->min_len, outer_l4);
+	}
+	pp->verdict = 0;
+}
+
+/* The version byte of an IPv4 header of exactly len bytes at off. */
+static inline bool
+ipv4_byte_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len)
+{
+	uint8_t b;
+
+	/* In place when the first segment holds the packet (off + len is
+	 * within pkt_len already). */
+	if (likely(m->pkt_len <= m->data_len))
+		b = *rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
+	else if (csum_mbuf_read(m, off, 1, &b) < 0)
+		return false;
+	return b >> 4 == 4 && (b & 0xf) * 4u == len;
+}
+
+static inline int
+tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	    const struct prep_plan *pp)
+{
+	if (pp->verdict != 0)
+		return pp->verdict;
 	if (priv->sub.max_segs != 0 && m->nb_segs > priv->sub.max_segs)
 		return -EINVAL;
-	if (rte_validate_tx_offload(m) != 0 && !(fl & priv->tx_partial_flag))
+	if (m->pkt_len < pp->min_len)
 		return -EINVAL;
-	if (fl & priv->tx_partial_flag) {
+	if (pp->ol_flags & priv->tx_partial_flag) {
 		const struct rte_pmd_hwcsum_csum *f =
 			RTE_MBUF_DYNFIELD(m, priv->dynfield_off,
 					  const struct rte_pmd_hwcsum_csum *);
 
 		if ((uint32_t)f->start + f->offset + 2 > m->pkt_len)
 			return -EINVAL;
-	} else if ((fl & RTE_MBUF_F_TX_L4_MASK) && l4 + 8 > m->pkt_len) {
-		return -EINVAL;
 	}
-	if ((fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) &&
-	    (m->outer_l3_len == 0 || outer_l4 + 8 > m->pkt_len))
+	if (pp->ip && !ipv4_byte_ok(m, pp->l3, pp->l3_len))
 		return -EINVAL;
-	if ((fl & RTE_MBUF_F_TX_IP_CKSUM) && ipv4_expected(m, l3, m->l3_len) < 0)
-		return -EINVAL;
-	if ((fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) &&
-	    ipv4_expected(m, outer_l3, m->outer_l3_len) < 0)
+	if (pp->outer_ip && !ipv4_byte_ok(m, pp->outer_l3, pp->outer_l3_len))
 		return -EINVAL;
 	return 0;
 }
@@ -527,15 +828,20 @@ uint16_t
 hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct hwcsum_txq *txq = queue;
-	uint64_t mask = request_mask(txq->priv);
+	const struct hwcsum_private *priv = txq->priv;
+	uint64_t mask = request_mask(priv);
+	struct prep_plan pp = { .ol_flags = 0 };
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
 		int ret;
 
-		if (!(pkts[i]->ol_flags & mask))
+		if (!(m->ol_flags & mask))
 			continue;
-		ret = tx_validate(txq->priv, pkts[i]);
+		if (m->ol_flags != pp.ol_flags || m->tx_offload != pp.tx_offload)
+			prep_plan_make(priv, m, &pp);
+		ret = tx_validate(priv, m, &pp);
 		if (ret < 0) {
 			txq->stats.c[HWCSUM_TX_PREP_REFUSED]++;
 			rte_errno = -ret;

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef HWCSUM_CSUM_TX_H
+#define HWCSUM_CSUM_TX_H
+
+/**
+ * @file
+ * One packet's transmit header work in one call: the pseudo-header seeds,
+ * the IPv4 header checksums, the outer UDP checksum (by LCO or summed) and
+ * the inner CHECKSUM_PARTIAL sum, for a packet whose layout the caller
+ * already knows (DPDK's l2_len .. outer_l3_len, or a generic start/offset).
+ *
+ * It is the fast form of this sequence of csum_mbuf.h calls, done in this
+ * order, and its result is bit for bit theirs:
+ *   csum_mbuf_seed_l4(l3, csum_start, l4_proto)       CSUM_TX_SEED_L4
+ *   csum_mbuf_seed_l4(outer_l3, outer_l4, UDP)        CSUM_TX_SEED_OUTER
+ *   csum_mbuf_ipv4_hdr_fill(l3)                       CSUM_TX_IP
+ *   csum_mbuf_ipv4_hdr_fill(outer_l3)                 CSUM_TX_OUTER_IP
+ *   csum_mbuf_lco(outer_l4, 6, csum_start, csum_offset) CSUM_TX_OUTER_LCO
+ *   csum_mbuf_apply_partial(outer_l4, 6)              CSUM_TX_OUTER_SUM
+ *   csum_mbuf_apply_partial(csum_start, csum_offset)  CSUM_TX_L4
+ * where an IPv4 fill also requires the header to be IPv4 with ihl * 4 equal
+ * to its length (l3_len, outer_l3_len), as RTE_MBUF_F_TX_IP_CKSUM does.
+ *
+ * One bounds check, each header read once, in place, inline. It takes only
+ * what it can do safely in one pass: the whole packet in the first segment,
+ * headers nested the usual way (outer IP, outer UDP, inner IP, inner L4, no
+ * field written into a header read after it), every header as the sequence
+ * above would accept it. Anything else is declined before any byte is
+ * written, and the caller runs the sequence above (the reference), which
+ * then also gives the precise error.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_mbuf.h>
+
+#include "csum.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Write the (inner) L4 pseudo-header seed, UDP or TCP (l4_proto). */
+#define CSUM_TX_SEED_L4		(1u << 0)
+/** Write the outer UDP header's pseudo-header seed. */
+#define CSUM_TX_SEED_OUTER	(1u << 1)
+/** Fill the (inner) IPv4 header checksum at l3 (l3_len bytes). */
+#define CSUM_TX_IP		(1u << 2)
+/** Fill the outer IPv4 header checksum at outer_l3 (outer_l3_len bytes). */
+#define CSUM_TX_OUTER_IP	(1u << 3)
+/** Outer UDP checksum by LCO: the inner request is still pending. */
+#define CSUM_TX_OUTER_LCO	(1u << 4)
+/** Outer UDP checksum summed to the end of the packet. */
+#define CSUM_TX_OUTER_SUM	(1u << 5)
+/** The (inner) request csum_start/csum_offset summed to the end. */
+#define CSUM_TX_L4		(1u << 6)
+
+/** What to do, offsets from the packet's first byte. */
+struct csum_tx_work {
+	uint32_t ops;		/**< CSUM_TX_* */
+	uint32_t outer_l3, outer_l3_len, outer_l4;
+	uint32_t l3, l3_len;
+	uint32_t csum_start, csum_offset;
+	uint8_t l4_proto;	/**< 6 or 17, for CSUM_TX_SEED_L4 */
+};
+
+/**
+ * Set by csum_tx_work_check(): the offsets of w agree with each other, so
+ * csum_tx_apply() checks only what depends on the packet. Clear it when
+ * changing an offset.
+ */
+#define CSUM_TX_F_LAYOUT_OK	(1u << 31)
+
+#define CSUM_TX_OUTER_OPS (CSUM_TX_SEED_OUTER | CSUM_TX_OUTER_IP | \
+			   CSUM_TX_OUTER_LCO | CSUM_TX_OUTER_SUM)
+
+/*
+ * What csum_tx_apply() requires of the offsets alone: the field of a seed
+ * where its protocol has it, outer headers wholly in front of the inner
+ * ones, the outer UDP field in no inner header, the inner L4 header behind
+ * the outer UDP header.
+ */
+static __rte_always_inline bool
+csum_tx__layout_ok(const struct csum_tx_work *w, uint32_t ops)
+{
+	if ((ops & CSUM_TX_SEED_L4) &&
+	    ((w->l4_proto != 17 && w->l4_proto != 6) ||
+	     w->csum_offset != (w->l4_proto == 17 ? 6u : 16u)))
+		return false;
+	if (ops & CSUM_TX_OUTER_OPS) {
+		if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) && w->l3 < w->outer_l4)
+			return false;
+		if ((ops & CSUM_TX_OUTER_IP) &&
+		    (uint64_t)w->outer_l3 + w->outer_l3_len > w->outer_l4)
+			return false;
+	}
+	if ((ops & CSUM_TX_SEED_OUTER) && (ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) &&
+	    (uint64_t)w->outer_l4 + 8 > w->l3)
+		return false;
+	if ((ops & CSUM_TX_OUTER_LCO) &&
+	    (uint64_t)w->csum_start < (uint64_t)w->outer_l4 + 8)
+		return false;
+	if ((ops & (CSUM_TX_SEED_OUTER | CSUM_TX_OUTER_SUM)) &&
+	    (ops & (CSUM_TX_SEED_L4 | CSUM_TX_L4)) &&
+	    (uint64_t)w->csum_start < (uint64_t)w->outer_l4 + 8)
+		return false;
+	return true;
+}
+
+/**
+ * Check w's offsets once for many packets (a plan): false when
+ * csum_tx_apply() would decline every packet for them; otherwise it sets
+ * CSUM_TX_F_LAYOUT_OK in w->ops.
+ */
+static inline bool
+csum_tx_work_check(struct csum_tx_work *w)
+{
+	if (!csum_tx__layout_ok(w, w->ops))
+		return false;
+	w->ops |= CSUM_TX_F_LAYOUT_OK;
+	return true;
+}
+
+/* Internal helpers of csum_tx_apply(). */
+static inline uint16_t
+csum_tx__be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/*
+ * csum_mbuf_seed_l4()'s acceptance and value, read-only: the seed for the
+ * UDP/TCP header at l4 carried by the IP header at l3 (all it reads lies
+ * in front of l4).
+ */
+static __rte_always_inline bool
+csum_tx__seed(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t l4,
+	      uint8_t proto, uint16_t *seed)
+{
+	const uint8_t *ip = p + l3;
+	uint32_t end, hlen, pseudo, l4_len;
+
+	if (l3 + 20 > len || l3 > l4)
+		return false;
+	if (ip[0] >> 4 == 4) {
+		hlen = (ip[0] & 0xf) * 4u;
+		if (hlen < 20 || csum_tx__be16(ip + 2) < hlen || ip[9] != proto ||
+		    l3 + hlen > l4)
+			return false;
+		end = l3 + csum_tx__be16(ip + 2);
+		pseudo = csum_partial_small(ip + 12, 8, 0);
+	} else if (ip[0] >> 4 == 6) {
+		if (l3 + 40 > len || csum_tx__be16(ip + 4) == 0 || l3 + 40 > l4)
+			return false;
+		end = l3 + 40 + csum_tx__be16(ip + 4);
+		pseudo = csum_partial_small(ip + 8, 32, 0);
+	} else {
+		return false;
+	}
+	if (end > len || l4 > end)
+		return false;
+	l4_len = end - l4;
+	if (l4_len < (proto == 17 ? 8u : 20u))
+		return false;
+	*seed = csum_fold(csum_add(csum_add(pseudo, rte_cpu_to_be_32(l4_len)),
+				   rte_cpu_to_be_32(proto)));
+	return true;
+}
+
+/* An IPv4 header of exactly hlen bytes at l3, within len. */
+static __rte_always_inline bool
+csum_tx__ipv4_expected(const uint8_t *p, uint32_t len, uint32_t l3,
+		       uint32_t hlen)
+{
+	return hlen >= 20 && l3 + hlen <= len && p[l3] >> 4 == 4 &&
+		(p[l3] & 0xf) * 4u == hlen;
+}
+
+/* csum_mbuf_ipv4_hdr_fill() on a header already checked. */
+static __rte_always_inline void
+csum_tx__ipv4_fill(uint8_t *ip, uint32_t hlen)
+{
+	uint16_t field, check;
+	uint32_t sum = hlen == 20 ? csum_partial_small(ip, 20, 0) :
+		csum_partial_small(ip, hlen, 0);
+
+	memcpy(&field, ip + 10, 2);
+	check = csum_finish(csum_sub(sum, field));
+	memcpy(ip + 10, &check, 2);
+}
+
+/* csum_mbuf_apply_partial() on a request already checked. */
+static __rte_always_inline void
+csum_tx__partial(uint8_t *p, uint32_t len, uint32_t start, uint32_t offset)
+{
+	uint16_t check = csum_finish(csum_partial_small(p + start, len - start, 0));
+
+	if (check == 0)
+		check = 0xffff;
+	memcpy(p + start + offset, &check, 2);
+}
+
+/**
+ * Do w on the first len bytes at p (a flat packet of len bytes).
+ * @return true: done; false: declined, nothing written (run the reference
+ *   sequence instead).
+ */
+static __rte_always_inline bool
+csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
+{
+	uint32_t ops = w->ops;
+	uint16_t seed_in = 0, seed_out = 0;
+	uint64_t field_end = (uint64_t)w->csum_start + w->csum_offset + 2;
+
+	/* Acceptance, read-only: each header read before any write. */
+	if (!(ops & CSUM_TX_F_LAYOUT_OK) && !csum_tx__layout_ok(w, ops))
+		return false;
+	if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_OUTER_LCO | CSUM_TX_L4)) &&
+	    field_end > len)
+		return false;
+	if ((ops & CSUM_TX_SEED_L4) &&
+	    !csum_tx__seed(p, len, w->l3, w->csum_start, w->l4_proto, &seed_in))
+		return false;
+	if ((ops & CSUM_TX_SEED_OUTER) &&
+	    !csum_tx__seed(p, len, w->outer_l3, w->outer_l4, 17, &seed_out))
+		return false;
+	if ((ops & (CSUM_TX_OUTER_LCO | CSUM_TX_OUTER_SUM)) &&
+	    w->outer_l4 + 8 > len)
+		return false;
+	if ((ops & CSUM_TX_IP) &&
+	    !csum_tx__ipv4_expected(p, len, w->l3, w->l3_len))
+		return false;
+	if ((ops & CSUM_TX_OUTER_IP) &&
+	    !csum_tx__ipv4_expected(p, len, w->outer_l3, w->outer_l3_len))
+		return false;
+
+	/* The work, in the reference's order. */
+	if (ops & CSUM_TX_SEED_L4)
+		memcpy(p + w->csum_start + w->csum_offset, &seed_in, 2);
+	if (ops & CSUM_TX_SEED_OUTER)
+		memcpy(p + w->outer_l4 + 6, &seed_out, 2);
+	if (ops & CSUM_TX_IP)
+		csum_tx__ipv4_fill(p + w->l3, w->l3_len);
+	if (ops & CSUM_TX_OUTER_IP)
+		csum_tx__ipv4_fill(p + w->outer_l3, w->outer_l3_len);
+	if (ops & CSUM_TX_OUTER_LCO) {
+		uint32_t n = w->csum_start - w->outer_l4;
+		uint16_t inner, check;
+
+		memcpy(&inner, p + w->csum_start + w->csum_offset, 2);
+		check = csum_finish(csum_block_add(
+			csum_partial_small(p + w->outer_l4, n, 0),
+			(uint16_t)~inner, n));
+		if (check == 0)
+			check = 0xffff;
+		memcpy(p + w->outer_l4 + 6, &check, 2);
+	} else if (ops & CSUM_TX_OUTER_SUM) {
+		csum_tx__partial(p, len, w->outer_l4, 6);
+	}
+	if (ops & CSUM_TX_L4)
+		csum_tx__partial(p, len, w->csum_start, w->csum_offset);
+	return true;
+}
+
+/**
+ * csum_tx_apply_flat() on an mbuf: taken only when the first segment holds
+ * the whole packet (pkt_len <= data_len).
+ */
+static __rte_always_inline bool
+csum_tx_apply(struct rte_mbuf *m, const struct csum_tx_work *w)
+{
+	if (unlikely(m->pkt_len > m->data_len))
+		return false;
+	return csum_tx_apply_flat(rte_pktmbuf_mtod(m, uint8_t *), m->pkt_len, w);
+}
+
+/**
+ * The reference: the csum_mbuf.h sequence csum_tx_apply() stands for, on
+ * any mbuf (chains too). For tests, and for callers without a fast case.
+ * @return 0, or the first negative errno of the sequence (bytes written by
+ *   the steps before it stay written).
+ */
+int csum_tx_apply_ref(struct rte_mbuf *m, const struct csum_tx_work *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
