@@ -98,6 +98,8 @@ struct gw_lcore_stats {
 	uint64_t verify_flags;		/* hwcsum's RX verdict taken */
 	uint64_t verify_hw;		/* verified from the COMPLETE sum */
 	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
+	uint64_t decap_lengths;		/* decapsulated from hwcsum's lengths */
+	uint64_t decap_walked;		/* decapsulated after our own walk */
 	uint64_t drops[GW_NB_DROPS];
 } __rte_cache_aligned;
 
@@ -145,6 +147,7 @@ void gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 		    struct rte_mbuf **pkts, uint16_t n);
 
 /* decap.c */
+void gw_decap_prepare(const struct gw_config *cfg);
 void gw_decap_burst(struct gw_worker *w, struct rte_mbuf **pkts, uint16_t n);
 
 /* stats.c */
