@@ -55,6 +55,8 @@ struct gw_tunnel {
 	/* Outer headers built once at start (encap.c). */
 	uint8_t hdr[GW_MAX_HDR];
 	uint16_t hdr_len, l3_off, l4_off, tun_off;
+	uint32_t ip_sum;		/* IPv4 header, length/id/checksum 0 */
+	uint32_t pseudo_sum;		/* outer UDP pseudo-header, length 0 */
 };
 
 struct gw_config {
