@@ -62,24 +62,14 @@ static const struct l4_verdict_bits inner_l4_bits = {
 	RTE_MBUF_F_RX_L4_CKSUM_BAD,
 };
 
-/*
- * An L4 checksum of a tunnel hwcsum classified: its verdict when hwcsum's
- * RX already gave one (it verified from its COMPLETE sum, or kept the
- * device's), else from the COMPLETE sum here (headers only), else summed
- * here. 1 good, 0 bad, 2 none, < 0 headers that do not add up.
- */
-static int
-verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
-	  uint32_t l4_off, uint8_t proto, const struct l4_verdict_bits *bits)
+/* verify_l4() without a verdict from hwcsum: from the COMPLETE sum, or summed. */
+static __rte_noinline int
+verify_l4_sum(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
+	      uint32_t l4_off, uint8_t proto)
 {
-	uint64_t verdict = m->ol_flags & bits->mask;
 	uint32_t sum;
 	int ret;
 
-	if (verdict == bits->good || verdict == bits->bad) {
-		w->stats.verify_flags++;
-		return verdict == bits->good;
-	}
 	ret = rte_pmd_hwcsum_rx_verify_l4(&gw_dyn, m, l3_off, l4_off);
 	if (ret != -ENODATA) {
 		w->stats.verify_hw++;
@@ -92,6 +82,26 @@ verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
 	if (ret < 0)
 		return ret;
 	return ret == CSUM_L4_GOOD ? 1 : ret == CSUM_L4_BAD ? 0 : 2;
+}
+
+/*
+ * An L4 checksum of a tunnel hwcsum classified: its verdict when hwcsum's
+ * RX already gave one (it verified from its COMPLETE sum, or kept the
+ * device's), else from the COMPLETE sum here (headers only), else summed
+ * here. 1 good, 0 bad, 2 none, < 0 headers that do not add up. The
+ * verdict is the common case: inline; the sums out of line.
+ */
+static inline int
+verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
+	  uint32_t l4_off, uint8_t proto, const struct l4_verdict_bits *bits)
+{
+	uint64_t verdict = m->ol_flags & bits->mask;
+
+	if (verdict == bits->good || verdict == bits->bad) {
+		w->stats.verify_flags++;
+		return verdict == bits->good;
+	}
+	return verify_l4_sum(w, m, l3_off, l4_off, proto);
 }
 
 /* lib/udp_tunnel's parsers: the same ones hwcsum classified with. */
@@ -147,7 +157,7 @@ verify_inner(struct gw_worker *w, struct rte_mbuf *m, uint32_t off,
 
 /* -1 and *out set when m is to be delivered, else the drop reason: the
  * slow path, which walks and parses every header itself. */
-static int
+static __rte_noinline int
 decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
