@@ -37,7 +37,12 @@ frames are compared byte for byte, and decap of packets with every
 checksum wrong must forward nothing. Nothing here is pass/fail.
 
 usage: bench-gateway-run.py --gateway PATH --pmd-so SO --outdir DIR [--json PATH]
-       [--rounds N] [--duration S] [--sizes 64,512,1500] [--testpmd PATH]
+       [--rounds N] [--duration S] [--sizes 64,512,1500,imix] [--testpmd PATH]
+
+IMIX: one pcap of inner frames of 64, 570 and 1518 bytes, 7:4:1,
+interleaved (64 570 64 64 570 64 1518 64 570 64 64 570, four times, the
+16 flows in turn), checked and timed like the fixed sizes; its cell's
+frame lengths are the means (353.8 B inner).
 """
 import argparse
 import importlib.util
@@ -56,6 +61,9 @@ _spec.loader.exec_module(bpr)
 
 OUTER_OVERHEAD = 50
 N_FLOWS = 16
+# IMIX 7:4:1 of 64/570/1518, interleaved so that no size comes in a run.
+IMIX_PATTERN = (64, 570, 64, 64, 570, 64, 1518, 64, 570, 64, 64, 570)
+IMIX_FRAMES = 4 * len(IMIX_PATTERN)
 EAL = bpr.EAL
 VNI = 42
 OUTER_SRC, OUTER_DST = "192.168.0.1", "192.168.0.2"      # remote VTEP, gateway
@@ -69,23 +77,41 @@ def log(msg):
 
 # --------------------------------------------------------------- traffic
 
+def frame_sizes(size):
+    """The inner frame sizes of a cell, in order: N_FLOWS of size, or IMIX."""
+    if size == "imix":
+        return [IMIX_PATTERN[i % len(IMIX_PATTERN)] for i in range(IMIX_FRAMES)]
+    return [size] * N_FLOWS
+
+
+def mean_size(size):
+    v = frame_sizes(size)
+    return sum(v) / len(v)
+
+
+def parse_sizes(text):
+    return [s if s == "imix" else int(s) for s in text.split(",")]
+
+
 def make_pcaps(workdir, sizes):
     """inner-N.pcap (inner frames), vxlan-N.pcap (RFC 7348 VXLAN of them,
-    every checksum right), vxlan-N-bad.pcap (every checksum wrong)."""
+    every checksum right), vxlan-N-bad.pcap (every checksum wrong); N a
+    size or imix."""
     from scapy.all import Ether, IP, UDP, Raw, wrpcap  # noqa: E402
 
     os.makedirs(workdir, exist_ok=True)
     out = {}
     for size in sizes:
         inner, good, bad = [], [], []
-        for i in range(N_FLOWS):
+        for j, fsize in enumerate(frame_sizes(size)):
+            i = j % N_FLOWS
             f = (Ether(src="02:00:00:00:01:%02x" % i, dst="02:00:00:00:02:01") /
                  IP(src="10.1.0.%d" % (i + 1), dst="10.2.0.1") /
                  UDP(sport=1000 + i, dport=2000))
-            pay = size - len(f)
+            pay = fsize - len(f)
             if pay < 0:
                 raise SystemExit("bench-gateway: size %d is below the %d-byte inner frame"
-                                 % (size, len(f)))
+                                 % (fsize, len(f)))
             f = bytes(f / Raw(bytes((i * 7 + j) & 0xFF for j in range(pay))))
             # flags I only, reserved bits zero: lib/udp_tunnel's parser is
             # strict (scapy's VXLAN layer sets GPE bits)
@@ -100,7 +126,7 @@ def make_pcaps(workdir, sizes):
             inner.append(Ether(f))
             good.append(Ether(pkt))
             bad.append(Ether(bytes(raw)))
-        p = {k: os.path.join(workdir, "%s-%d.pcap" % (k, size))
+        p = {k: os.path.join(workdir, "%s-%s.pcap" % (k, size))
              for k in ("inner", "vxlan", "vxlan-bad")}
         wrpcap(p["inner"], inner)
         wrpcap(p["vxlan"], good)
@@ -162,22 +188,23 @@ def check_gateway(args, pcaps, workdir):
         for direction, src, name in (("encap", p["inner"], "encap"),
                                      ("decap", p["vxlan"], "decap"),
                                      ("decap", p["vxlan-bad"], "decap-bad")):
-            out = os.path.join(workdir, "check-gw-%s-%d.pcap" % (name, size))
+            out = os.path.join(workdir, "check-gw-%s-%s.pcap" % (name, size))
             if os.path.exists(out):
                 os.unlink(out)
             cmd = gateway_cmd(args, direction, src, tx_pcap=out, infinite=False,
                               duration=1, prefix="gwb-chk")
             pr = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-            e = {"sent": N_FLOWS, "exit": pr.returncode}
+            sent = len(p["inner_frames"])
+            e = {"sent": sent, "exit": pr.returncode}
             if name == "decap-bad":
                 from scapy.all import rdpcap  # noqa: E402
                 e["forwarded"] = len(rdpcap(out)) if os.path.exists(out) else 0
                 m = re.search(r"outer_csum (\d+)", pr.stdout)
                 e["dropped_outer_csum"] = int(m.group(1)) if m else None
                 e["ok"] = pr.returncode == 0 and e["forwarded"] == 0 and \
-                    e["dropped_outer_csum"] == N_FLOWS
-                log("check: %4d B gateway %-9s %d forwarded, %s dropped outer_csum (want 0, %d)"
-                    % (size, name, e["forwarded"], e["dropped_outer_csum"], N_FLOWS))
+                    e["dropped_outer_csum"] == sent
+                log("check: %4s B gateway %-9s %d forwarded, %s dropped outer_csum (want 0, %d)"
+                    % (size, name, e["forwarded"], e["dropped_outer_csum"], sent))
             else:
                 from scapy.all import rdpcap  # noqa: E402
                 n, good = bpr.tshark_verdicts(out) if direction == "encap" else \
@@ -186,11 +213,11 @@ def check_gateway(args, pcaps, workdir):
                 inners = [g[OUTER_OVERHEAD:] for g in got] if direction == "encap" else got
                 same = sum(1 for a, b in zip(inners, p["inner_frames"]) if a == b)
                 e.update({"packets": n, "checksums_good": good, "inner_identical": same,
-                          "ok": pr.returncode == 0 and good == N_FLOWS and same == N_FLOWS})
-                log("check: %4d B gateway %-9s %2d/%d with all %d checksums right, "
+                          "ok": pr.returncode == 0 and good == sent and same == sent})
+                log("check: %4s B gateway %-9s %2d/%d with all %d checksums right, "
                     "%2d/%d inner frames identical" %
-                    (size, name, good, N_FLOWS, 4 if direction == "encap" else 2,
-                     same, N_FLOWS))
+                    (size, name, good, sent, 4 if direction == "encap" else 2,
+                     same, sent))
             r[name] = e
         res[str(size)] = r
     return res
@@ -216,7 +243,7 @@ def inner_verdicts(path):
 def check_testpmd(args, pcaps, workdir):
     res = {}
     for size, p in pcaps.items():
-        out = os.path.join(workdir, "check-testpmd-%d.pcap" % size)
+        out = os.path.join(workdir, "check-testpmd-%s.pcap" % size)
         if os.path.exists(out):
             os.unlink(out)
         tp = bpr.Testpmd(args.testpmd, "gwb-tpchk-%d" % os.getpid(),
@@ -232,10 +259,11 @@ def check_testpmd(args, pcaps, workdir):
         tp.run("stop")
         tp.quit()
         n, good = bpr.tshark_verdicts(out)
-        res[str(size)] = {"sent": N_FLOWS, "packets": n, "all_checksums_good": good,
-                          "ok": good == N_FLOWS}
-        log("check: %4d B testpmd csum sw %2d/%d with all 4 checksums right "
-            "(fed every checksum wrong)" % (size, good, N_FLOWS))
+        sent = len(p["inner_frames"])
+        res[str(size)] = {"sent": sent, "packets": n, "all_checksums_good": good,
+                          "ok": good == sent}
+        log("check: %4s B testpmd csum sw %2d/%d with all 4 checksums right "
+            "(fed every checksum wrong)" % (size, good, sent))
     return res
 
 
@@ -244,7 +272,7 @@ def check_testpmd(args, pcaps, workdir):
 def measure(args, pcaps):
     vdevs = []
     for size, p in pcaps.items():
-        vdevs += ["--vdev", "net_pcap_%d,rx_pcap=%s,infinite_rx=1" % (size, p["vxlan"])]
+        vdevs += ["--vdev", "net_pcap_%s,rx_pcap=%s,infinite_rx=1" % (size, p["vxlan"])]
     vdevs += ["--vdev", "net_null_bare,no-rx=1"]
     tp = bpr.Testpmd(args.testpmd, "gwb-pmd-%d" % os.getpid(), vdevs)
     ids = tp.ports()
@@ -266,7 +294,7 @@ def measure(args, pcaps):
                 order = contenders[r % 3:] + contenders[:r % 3]
                 for c in order:
                     if c == "testpmd":
-                        tp.run("set portlist %d,%d" % (ids["net_pcap_%d" % size], txp))
+                        tp.run("set portlist %d,%d" % (ids["net_pcap_%s" % size], txp))
                         tp.run("start")
                         time.sleep(args.warmup)
                         tp.run("show port stats %d" % txp)
@@ -279,7 +307,7 @@ def measure(args, pcaps):
                         drops[size][c].append(dropped)
                     samples[size][c].append(mpps)
                     k += 1
-                    log("[%3d/%d %5.0fs] round %d/%d  %4d B  %-8s %6.2f Mpps" %
+                    log("[%3d/%d %5.0fs] round %d/%d  %4s B  %-8s %6.2f Mpps" %
                         (k, total, time.monotonic() - t0, r + 1, args.rounds, size,
                          "gateway " + c if c != "testpmd" else "testpmd", mpps))
     finally:
@@ -298,10 +326,12 @@ def summarize(samples):
             a, b = s[d], s["testpmd"]
             pairs = [x / y for x, y in zip(a, b) if y > 0]
             cases.append({
-                "cell": "%s %d" % (d, size), "direction": d, "size": size,
-                "outer_frame_len": size + OUTER_OVERHEAD,
-                "in_frame_len": size if d == "encap" else size + OUTER_OVERHEAD,
-                "out_frame_len": size + OUTER_OVERHEAD if d == "encap" else size,
+                "cell": "%s %s" % (d, size), "direction": d, "size": size,
+                "outer_frame_len": mean_size(size) + OUTER_OVERHEAD,
+                "in_frame_len": mean_size(size) if d == "encap" else
+                mean_size(size) + OUTER_OVERHEAD,
+                "out_frame_len": mean_size(size) + OUTER_OVERHEAD if d == "encap" else
+                mean_size(size),
                 "gateway": stats(a), "peer": stats(b),
                 "ratio": {"best": round(max(a) / max(b), 3),
                           "median": round(statistics.median(a) / statistics.median(b), 3),
@@ -322,12 +352,12 @@ def main(argv):
                     help="gateway seconds per sample (first second is warm-up)")
     ap.add_argument("--warmup", type=float, default=1.0, help="testpmd warm-up seconds")
     ap.add_argument("--interval", type=float, default=2.0, help="testpmd interval seconds")
-    ap.add_argument("--sizes", default="64,512,1500")
+    ap.add_argument("--sizes", default="64,512,1500,imix")
     ap.add_argument("--no-check", action="store_true")
     args = ap.parse_args(argv[1:])
     if args.duration < 3:
         ap.error("--duration must be at least 3 (it prints duration - 1 lines: one warm-up, the rest measured)")
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = parse_sizes(args.sizes)
     json_path = args.json or os.path.join(args.outdir, "gateway.json")
     workdir = os.path.join(args.outdir, "gateway")
     t_start = time.monotonic()
@@ -365,7 +395,7 @@ def main(argv):
               (c["cell"], "%d->%d" % (c["in_frame_len"], c["out_frame_len"]),
                c["gateway"]["median"], c["gateway"]["best"], c["peer"]["median"],
                c["peer"]["best"], c["ratio"]["median"], c["ratio"]["paired_median"]))
-    bad_drops = {"%s %d" % (d, s): v for s, per in drops.items() for d, v in per.items()
+    bad_drops = {"%s %s" % (d, s): v for s, per in drops.items() for d, v in per.items()
                  if any(x != 0 for x in v)}
     if bad_drops:
         print("WARNING: the gateway dropped packets while timed: %s" % bad_drops)
@@ -384,7 +414,8 @@ def main(argv):
         "eal": EAL,
         "traffic": "VXLAN/IPv4/UDP VNI %d, %d flows, net_pcap infinite_rx -> net_null no-rx"
                    % (VNI, N_FLOWS),
-        "size_definition": "inner Ethernet frame bytes; outer frame = size + 50",
+        "size_definition": "inner Ethernet frame bytes; outer frame = size + 50; "
+                           "imix: 7:4:1 of 64/570/1518 interleaved, lengths are means",
         "gateway": {"binary": args.gateway, "rate": "tx pps of the output port, "
                     "mean of --stats-interval 1 lines after the first",
                     "duration_s": args.duration,
@@ -404,7 +435,7 @@ def main(argv):
         "rounds": args.rounds,
         "check": check,
         "output_right": bool(all_right),
-        "gateway_drops_while_timed": {"%s %d" % (d, s): v for s, per in drops.items()
+        "gateway_drops_while_timed": {"%s %s" % (d, s): v for s, per in drops.items()
                                       for d, v in per.items()},
         "duration_s": round(elapsed, 1),
         "cases": cases,

@@ -3,7 +3,8 @@
 #
 # Throughput of the tunnel gateway (app/hwcsum-tunnel), Mpps on one
 # forwarding lcore, VXLAN/IPv4/UDP encapsulation and decapsulation of
-# 64/512/1500-byte inner frames, against testpmd's csum engine with sw
+# 64/512/1500-byte inner frames and IMIX (7:4:1 of 64/570/1518,
+# interleaved in one pcap), against testpmd's csum engine with sw
 # checksums and `csum parse-tunnel on` on the bare port in the same run
 # (devtools/bench-gateway-run.py does the work and says what each side
 # does). net_pcap infinite_rx into net_null, --no-huge. A correctness check

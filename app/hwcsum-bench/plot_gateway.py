@@ -13,6 +13,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def tick_label(c):
+    if c["size"] == "imix":
+        return "IMIX 7:4:1\n64/570/1518 B"
+    return "%d B inner\n(%d B frame)" % (c["size"], c["outer_frame_len"])
+
+
 def plot(doc, dst):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
     for ax, direction, title in (
@@ -33,8 +39,7 @@ def plot(doc, dst):
                                 (bar.get_x() + width / 2, bar.get_height()),
                                 ha="center", va="bottom", fontsize=8)
         ax.set_xticks(range(len(cases)))
-        ax.set_xticklabels(["%d B inner\n(%d B frame)" % (c["size"], c["outer_frame_len"])
-                            for c in cases])
+        ax.set_xticklabels([tick_label(c) for c in cases])
         ax.set_ylabel("Mpps, one lcore (median, whiskers min..max)")
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=8)

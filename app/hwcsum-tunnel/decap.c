@@ -62,24 +62,14 @@ static const struct l4_verdict_bits inner_l4_bits = {
 	RTE_MBUF_F_RX_L4_CKSUM_BAD,
 };
 
-/*
- * An L4 checksum of a tunnel hwcsum classified: its verdict when hwcsum's
- * RX already gave one (it verified from its COMPLETE sum, or kept the
- * device's), else from the COMPLETE sum here (headers only), else summed
- * here. 1 good, 0 bad, 2 none, < 0 headers that do not add up.
- */
-static int
-verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
-	  uint32_t l4_off, uint8_t proto, const struct l4_verdict_bits *bits)
+/* verify_l4() without a verdict from hwcsum: from the COMPLETE sum, or summed. */
+static __rte_noinline int
+verify_l4_sum(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
+	      uint32_t l4_off, uint8_t proto)
 {
-	uint64_t verdict = m->ol_flags & bits->mask;
 	uint32_t sum;
 	int ret;
 
-	if (verdict == bits->good || verdict == bits->bad) {
-		w->stats.verify_flags++;
-		return verdict == bits->good;
-	}
 	ret = rte_pmd_hwcsum_rx_verify_l4(&gw_dyn, m, l3_off, l4_off);
 	if (ret != -ENODATA) {
 		w->stats.verify_hw++;
@@ -92,6 +82,26 @@ verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
 	if (ret < 0)
 		return ret;
 	return ret == CSUM_L4_GOOD ? 1 : ret == CSUM_L4_BAD ? 0 : 2;
+}
+
+/*
+ * An L4 checksum of a tunnel hwcsum classified: its verdict when hwcsum's
+ * RX already gave one (it verified from its COMPLETE sum, or kept the
+ * device's), else from the COMPLETE sum here (headers only), else summed
+ * here. 1 good, 0 bad, 2 none, < 0 headers that do not add up. The
+ * verdict is the common case: inline; the sums out of line.
+ */
+static inline int
+verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
+	  uint32_t l4_off, uint8_t proto, const struct l4_verdict_bits *bits)
+{
+	uint64_t verdict = m->ol_flags & bits->mask;
+
+	if (verdict == bits->good || verdict == bits->bad) {
+		w->stats.verify_flags++;
+		return verdict == bits->good;
+	}
+	return verify_l4_sum(w, m, l3_off, l4_off, proto);
 }
 
 /* lib/udp_tunnel's parsers: the same ones hwcsum classified with. */
@@ -145,8 +155,9 @@ verify_inner(struct gw_worker *w, struct rte_mbuf *m, uint32_t off,
 	return ret == 0 ? GW_DROP_INNER_CSUM : -1;
 }
 
-/* -1 and *out set when m is to be delivered, else the drop reason. */
-static int
+/* -1 and *out set when m is to be delivered, else the drop reason: the
+ * slow path, which walks and parses every header itself. */
+static __rte_noinline int
 decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -217,17 +228,178 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 	return -1;
 }
 
+/*
+ * The fast path: hwcsum's receive work already walked every header and
+ * left the lengths in the mbuf (docs/pmd.md, Receive, points 5 and 6), and
+ * its verdicts in the RX flags. Nothing is walked or parsed again: the
+ * tunnel is found by the outer UDP destination port (one type per port in
+ * the registry) and the VNI read at the offset the lengths give.
+ */
+
+/* What decapsulation matches a packet on, packed (gw_decap_prepare). */
+struct decap_key {
+	uint32_t ptype;		/* RTE_PTYPE_TUNNEL_*, 0 for GUE */
+	uint32_t vni;		/* 0 for GUE */
+	uint16_t port;		/* UDP destination, host order */
+	uint8_t ip_version;	/* outer, 4 or 6 */
+	const struct gw_tunnel *t;
+};
+static struct decap_key keys[GW_MAX_TUNNELS];
+static unsigned int nb_keys;
+
+void
+gw_decap_prepare(const struct gw_config *cfg)
+{
+	static const uint32_t ptypes[GW_NB_TYPES] = {
+		[GW_VXLAN] = RTE_PTYPE_TUNNEL_VXLAN,
+		[GW_GENEVE] = RTE_PTYPE_TUNNEL_GENEVE,
+		[GW_VXLAN_GPE] = RTE_PTYPE_TUNNEL_VXLAN_GPE,
+		[GW_GUE] = 0,
+	};
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_tunnels; i++) {
+		const struct gw_tunnel *t = &cfg->tunnels[i];
+
+		keys[i].ptype = ptypes[t->type];
+		keys[i].vni = t->type == GW_GUE ? 0 : t->vni;
+		keys[i].port = t->dst_port;
+		keys[i].ip_version = t->family == AF_INET ? 4 : 6;
+		keys[i].t = t;
+	}
+	nb_keys = cfg->nb_tunnels;
+}
+
+/* Returned by decap_fast() for a packet the slow path must look at. */
+#define DECAP_SLOW (-2)
+
+static const uint8_t inner_vlans[16] = {
+	[RTE_PTYPE_INNER_L2_ETHER >> 16] = 0,
+	[RTE_PTYPE_INNER_L2_ETHER_VLAN >> 16] = 1,
+	[RTE_PTYPE_INNER_L2_ETHER_QINQ >> 16] = 2,
+};
+
+/* decap_one() for a packet hwcsum classified: the same verdicts, in the same
+ * order, from what hwcsum left in the mbuf; DECAP_SLOW when it left too
+ * little (no COMPLETE sum, lengths 0, headers outside the first segment,
+ * no tunnel of ours). */
+static inline int
+decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t pt = m->packet_type, tun_pt = pt & RTE_PTYPE_TUNNEL_MASK;
+	uint32_t l3, l4, in_l3, in_l4, in_l4_hlen, udp_end, inner_off, vni = 0;
+	const struct rte_udp_hdr *udp;
+	const struct gw_tunnel *t = NULL;
+	uint32_t in_l3_pt = pt & RTE_PTYPE_INNER_L3_MASK;
+	bool l4_check, in_ipv4;
+	uint8_t version;
+	uint16_t port;
+	unsigned int i;
+	int ret;
+
+	/* outer_l3_len is set only for a tunnel whose inner IP hwcsum walked;
+	 * the COMPLETE flag says its receive work ran on this packet. */
+	if (!(m->ol_flags & gw_dyn.rx_complete) || m->outer_l3_len == 0)
+		return DECAP_SLOW;
+	l3 = m->outer_l2_len;
+	l4 = l3 + m->outer_l3_len;
+	in_l3 = l4 + m->l2_len;
+	in_l4 = in_l3 + m->l3_len;
+	in_ipv4 = in_l3_pt == RTE_PTYPE_INNER_L3_IPV4 ||
+		in_l3_pt == RTE_PTYPE_INNER_L3_IPV4_EXT ||
+		in_l3_pt == RTE_PTYPE_INNER_L3_IPV4_EXT_UNKNOWN;
+	/* As the slow path: no L4 check behind IPv6 extension headers. */
+	l4_check = in_l3_pt != RTE_PTYPE_INNER_L3_IPV6_EXT &&
+		((pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_UDP ||
+		 (pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_TCP);
+	in_l4_hlen = !l4_check ? 0 :
+		(pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_TCP ? 20 : 8;
+	if (in_l4 + in_l4_hlen > m->data_len || l4 + 16 > m->data_len)
+		return DECAP_SLOW;
+	udp = (const struct rte_udp_hdr *)(p + l4);
+	port = rte_be_to_cpu_16(udp->dst_port);
+	version = p[l3] >> 4;
+	if (tun_pt != 0)	/* VXLAN, GENEVE, VXLAN-GPE: bytes 4-6 */
+		vni = (uint32_t)p[l4 + 12] << 16 | p[l4 + 13] << 8 | p[l4 + 14];
+	for (i = 0; i < nb_keys; i++) {
+		const struct decap_key *k = &keys[i];
+
+		if (k->port == port && k->ptype == tun_pt && k->vni == vni &&
+		    k->ip_version == version) {
+			t = k->t;
+			break;
+		}
+	}
+	if (t == NULL)
+		return DECAP_SLOW;	/* unknown VNI, or a type we did not expect */
+	/* hwcsum checked the outer IPv4 header unless the device judged it. */
+	if (m->ol_flags & RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD)
+		return GW_DROP_OUTER_CSUM;
+	if (udp->dgram_cksum != 0) {
+		ret = verify_l4(w, m, l3, l4, IPPROTO_UDP, &outer_l4_bits);
+		if (ret < 0)
+			return GW_DROP_MALFORMED;
+		if (ret == 0)
+			return GW_DROP_OUTER_CSUM;
+	} else if (version == 6 && !t->udp6_zero_csum_rx) {
+		return GW_DROP_OUTER_CSUM;
+	}
+	if (in_ipv4) {
+		uint64_t ip = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+		if (ip == RTE_MBUF_F_RX_IP_CKSUM_BAD ||
+		    (ip != RTE_MBUF_F_RX_IP_CKSUM_GOOD && !csum_ipv4_hdr_ok(p + in_l3)))
+			return GW_DROP_INNER_IP_CSUM;
+	}
+	if (l4_check) {
+		ret = verify_l4(w, m, in_l3, in_l4,
+				(pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_TCP ?
+				IPPROTO_TCP : IPPROTO_UDP, &inner_l4_bits);
+		if (ret < 0)
+			return GW_DROP_MALFORMED;
+		if (ret == 0)
+			return GW_DROP_INNER_CSUM;
+	}
+	udp_end = l4 + rte_be_to_cpu_16(udp->dgram_len);
+	rte_pktmbuf_trim(m, m->pkt_len - udp_end);
+	if (pt & RTE_PTYPE_INNER_L2_MASK) {
+		inner_off = in_l3 - RTE_ETHER_HDR_LEN -
+			4 * inner_vlans[(pt & RTE_PTYPE_INNER_L2_MASK) >> 16];
+		rte_pktmbuf_adj(m, inner_off);
+	} else {
+		struct rte_ether_hdr *eth;
+
+		eth = (struct rte_ether_hdr *)rte_pktmbuf_adj(m,
+				in_l3 - RTE_ETHER_HDR_LEN);
+		eth->dst_addr = t->inner_dst_mac;
+		eth->src_addr = t->inner_src_mac;
+		eth->ether_type = rte_cpu_to_be_16(in_ipv4 ?
+				RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	}
+	m->ol_flags = 0;
+	m->packet_type = 0;
+	*out = t;
+	return -1;
+}
+
 void
 gw_decap_burst(struct gw_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mbuf *out[GW_MAX_INNER][GW_BURST];
 	uint16_t nb[GW_MAX_INNER] = { 0 };
-	const struct gw_tunnel *t;
+	const struct gw_tunnel *t = NULL;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		int drop = decap_one(w, pkts[i], &t);
+		int drop = decap_fast(w, pkts[i], &t);
 
+		if (drop == DECAP_SLOW) {
+			drop = decap_one(w, pkts[i], &t);
+			w->stats.decap_walked++;
+		} else {
+			w->stats.decap_lengths++;
+		}
 		if (drop >= 0) {
 			w->stats.drops[drop]++;
 			rte_pktmbuf_free(pkts[i]);

@@ -12,6 +12,7 @@
 #include <csum_mbuf.h>
 #include <csum_walk.h>
 
+#include "encap_fast.h"
 #include "tunnel.h"
 
 /* Outer headers that do not change per packet, built once. */
@@ -78,6 +79,17 @@ gw_encap_prepare(struct gw_tunnel *t)
 		tun[5] = t->vni >> 8;
 		tun[6] = t->vni;
 	}
+	/* What does not change per packet of the two outer sums: the IPv4
+	 * header with length, id and checksum 0; the UDP pseudo-header
+	 * without its length. */
+	if (t->family == AF_INET) {
+		t->ip_sum = csum_partial_small(t->hdr + t->l3_off, 20, 0);
+		t->pseudo_sum = csum_partial_small(t->hdr + t->l3_off + 12, 8, 0);
+	} else {
+		t->ip_sum = 0;
+		t->pseudo_sum = csum_partial_small(t->hdr + t->l3_off + 8, 32, 0);
+	}
+	t->pseudo_sum = csum_add(t->pseudo_sum, rte_cpu_to_be_16(IPPROTO_UDP));
 }
 
 /*
@@ -102,7 +114,7 @@ inner_hash(const uint8_t *p, const struct csum_walk *w, bool ip_ok)
 	if ((w->l4_proto == IPPROTO_UDP || w->l4_proto == IPPROTO_TCP) &&
 	    !(w->flags & CSUM_WALK_F_FRAGMENT))
 		memcpy(&key[n++], p + w->l4_off, 4);
-	return rte_jhash_32b(key, n, 0);
+	return gw_jhash_32b(key, n);
 }
 
 /*
@@ -194,7 +206,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 	uint32_t hash;
 	uint8_t *hdr;
 
-	ip_ok = csum_walk_eth(p, m->data_len, m->pkt_len, 0, &walk) == CSUM_WALK_OK;
+	ip_ok = gw_walk_eth(p, m->data_len, m->pkt_len, &walk) == CSUM_WALK_OK;
 	hash = inner_hash(p, &walk, ip_ok);
 	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
 	if (t->type == GW_GUE || t->gpe_ip) {
@@ -219,7 +231,9 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 
 		ip->total_length = rte_cpu_to_be_16(m->pkt_len - t->l3_off);
 		ip->packet_id = rte_cpu_to_be_16(w->ip_id++);
-		ip->hdr_checksum = csum_ipv4_hdr(ip);
+		/* csum_ipv4_hdr(ip), from the sum of what did not change. */
+		ip->hdr_checksum = csum_finish(csum_add(t->ip_sum,
+				(uint32_t)ip->total_length + ip->packet_id));
 	} else {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(hdr + t->l3_off);
 
@@ -241,8 +255,11 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 			return GW_DROP_MALFORMED;
 		w->stats.outer_lco++;
 	} else {
-		rte_pmd_hwcsum_tx_partial_l4(&gw_dyn, m, t->l3_off, t->l4_off,
-					     IPPROTO_UDP);
+		/* rte_pmd_hwcsum_tx_partial_l4(), its pseudo-header from the
+		 * sum of what did not change. */
+		udp->dgram_cksum = csum_fold(csum_add(t->pseudo_sum,
+				rte_cpu_to_be_16(udp_len)));
+		rte_pmd_hwcsum_tx_partial(&gw_dyn, m, t->l4_off, 6);
 		w->stats.outer_partial++;
 	}
 	if (partial) {

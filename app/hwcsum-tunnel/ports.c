@@ -245,6 +245,7 @@ gw_ports_init(struct gw_config *cfg)
 			cfg->tunnels[i].local_mac = mac;
 		gw_encap_prepare(&cfg->tunnels[i]);
 	}
+	gw_decap_prepare(cfg);
 	return ret;
 }
 

@@ -63,6 +63,8 @@ stats_cb(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_u64(d, "verify_hwcsum", s.verify_flags);
 	rte_tel_data_add_dict_u64(d, "verify_complete", s.verify_hw);
 	rte_tel_data_add_dict_u64(d, "verify_sw", s.verify_sw);
+	rte_tel_data_add_dict_u64(d, "decap_hwcsum_lengths", s.decap_lengths);
+	rte_tel_data_add_dict_u64(d, "decap_walked", s.decap_walked);
 	drops = rte_tel_data_alloc();
 	if (drops != NULL) {
 		rte_tel_data_start_dict(drops);

@@ -55,6 +55,8 @@ struct gw_tunnel {
 	/* Outer headers built once at start (encap.c). */
 	uint8_t hdr[GW_MAX_HDR];
 	uint16_t hdr_len, l3_off, l4_off, tun_off;
+	uint32_t ip_sum;		/* IPv4 header, length/id/checksum 0 */
+	uint32_t pseudo_sum;		/* outer UDP pseudo-header, length 0 */
 };
 
 struct gw_config {
@@ -98,6 +100,8 @@ struct gw_lcore_stats {
 	uint64_t verify_flags;		/* hwcsum's RX verdict taken */
 	uint64_t verify_hw;		/* verified from the COMPLETE sum */
 	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
+	uint64_t decap_lengths;		/* decapsulated from hwcsum's lengths */
+	uint64_t decap_walked;		/* decapsulated after our own walk */
 	uint64_t drops[GW_NB_DROPS];
 } __rte_cache_aligned;
 
@@ -145,6 +149,7 @@ void gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 		    struct rte_mbuf **pkts, uint16_t n);
 
 /* decap.c */
+void gw_decap_prepare(const struct gw_config *cfg);
 void gw_decap_burst(struct gw_worker *w, struct rte_mbuf **pkts, uint16_t n);
 
 /* stats.c */
