@@ -19,7 +19,8 @@
  * Both find the headers with the same few lines (fixed VXLAN layout, IHL
  * read from the packet). SIZE is the inner Ethernet frame, as for the
  * testpmd benchmarks of devtools/bench-pmd.sh: the outer frame is SIZE + 50
- * bytes. Every contender must call every packet good before timing, and a
+ * bytes. A fourth set, "imix", interleaves 64, 570 and 1518-byte inner
+ * frames 7:4:1 (its ns are per packet of the mix). Every contender must call every packet good before timing, and a
  * packet with one payload byte changed bad; the packet set (a few hundred
  * KiB at most) stays in cache.
  *
@@ -56,13 +57,28 @@
 #define HWCSUM_BENCH_OPT "?"
 #endif
 
-#define N_SIZES 3
+#define N_SIZES 4	/* three fixed sizes, then IMIX */
 #define N_PKTS 256
 #define HEADROOM 128
 #define OUTER_OVERHEAD 50	/* Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8 */
 #define VXLAN_PORT 4789
 
-static const uint32_t sizes[N_SIZES] = { 64, 512, 1500 };
+static const uint32_t sizes[N_SIZES] = { 64, 512, 1500, 0 };
+
+/*
+ * IMIX: 7:4:1 of 64/570/1518-byte inner frames, interleaved in one packet
+ * set (a pattern of 12, repeated over IMIX_PKTS packets), so that every
+ * contender meets the sizes in the order a mixed link delivers them.
+ */
+#define IMIX_SIZE 0	/* sizes[] entry that stands for the mix */
+#define IMIX_PATTERN 12
+#define IMIX_PKTS (N_PKTS / IMIX_PATTERN * IMIX_PATTERN)
+static const uint32_t imix_pattern[IMIX_PATTERN] = {
+	64, 570, 64, 64, 1518, 64, 570, 64, 64, 570, 64, 570,
+};
+
+/* Packets in the set being measured (IMIX uses a whole number of patterns). */
+static unsigned int n_pkts = N_PKTS;
 
 enum contender_id { C_COMPLETE, C_RTE, C_RX_ONE, N_CONTENDERS };
 
@@ -149,7 +165,8 @@ build_mbufs(uint32_t size)
 {
 	unsigned int i;
 
-	for (i = 0; i < N_PKTS; i++) {
+	n_pkts = size == IMIX_SIZE ? IMIX_PKTS : N_PKTS;
+	for (i = 0; i < n_pkts; i++) {
 		struct rte_mbuf *m = &mbufs[i];
 		uint8_t *buf = m->buf_addr;
 
@@ -163,7 +180,8 @@ build_mbufs(uint32_t size)
 		m->buf_len = HEADROOM + 2048;
 		m->data_off = HEADROOM;
 		m->nb_segs = 1;
-		m->data_len = (uint16_t)build_packet(buf + HEADROOM, size, i);
+		m->data_len = (uint16_t)build_packet(buf + HEADROOM, size == IMIX_SIZE ?
+						     imix_pattern[i % IMIX_PATTERN] : size, i);
 		m->pkt_len = m->data_len;
 		rte_mbuf_refcnt_set(m, 1);
 	}
@@ -317,7 +335,7 @@ verify_one(enum contender_id c, struct rte_mbuf *m)
 static double
 run(enum contender_id c, unsigned long packets)
 {
-	unsigned long passes = (packets + N_PKTS - 1) / N_PKTS, p;
+	unsigned long passes = (packets + n_pkts - 1) / n_pkts, p;
 	unsigned int i, good = 0;
 	double t0, t1, best = 1e30;
 
@@ -325,16 +343,16 @@ run(enum contender_id c, unsigned long packets)
 		t0 = bench_now();
 		switch (c) {
 		case C_COMPLETE:
-			for (i = 0; i < N_PKTS; i++)
+			for (i = 0; i < n_pkts; i++)
 				good += verify_complete(&mbufs[i]);
 			break;
 		case C_RTE:
-			for (i = 0; i < N_PKTS; i++)
+			for (i = 0; i < n_pkts; i++)
 				good += verify_rte(&mbufs[i]);
 			break;
 #ifdef HWCSUM_BENCH_RX_ONE
 		case C_RX_ONE:
-			for (i = 0; i < N_PKTS; i++)
+			for (i = 0; i < n_pkts; i++)
 				good += verify_rx_one(&mbufs[i]);
 			break;
 #endif
@@ -346,7 +364,33 @@ run(enum contender_id c, unsigned long packets)
 			best = t1 - t0;
 	}
 	sink += good;
-	return best * 1e9 / N_PKTS;
+	return best * 1e9 / n_pkts;
+}
+
+/* "64", ..., or "imix": how the table and the JSON name a packet set. */
+static const char *
+size_label(uint32_t size)
+{
+	static char buf[16];
+
+	if (size == IMIX_SIZE)
+		return "imix";
+	snprintf(buf, sizeof(buf), "%u", size);
+	return buf;
+}
+
+/* Mean outer frame of a set (IMIX: of its pattern). */
+static double
+outer_frame_len(uint32_t size)
+{
+	double sum = 0;
+	unsigned int i;
+
+	if (size != IMIX_SIZE)
+		return size + OUTER_OVERHEAD;
+	for (i = 0; i < IMIX_PATTERN; i++)
+		sum += imix_pattern[i] + OUTER_OVERHEAD;
+	return sum / IMIX_PATTERN;
 }
 
 /* Every packet good for everyone, and one changed payload byte bad. */
@@ -359,18 +403,18 @@ check_contenders(uint32_t size)
 	for (c = 0; c < N_CONTENDERS; c++) {
 		if (!contender_available(c))
 			continue;
-		for (i = 0, good = 0; i < N_PKTS; i++)
+		for (i = 0, good = 0; i < n_pkts; i++)
 			good += verify_one(c, &mbufs[i]) == 1;
-		if (good != N_PKTS && c == C_RX_ONE) {
+		if (good != n_pkts && c == C_RX_ONE) {
 			/* optional: the PMD's RX may not be there yet */
-			printf("hwcsum_rx_one skipped: it calls %u of %u good %u-byte packets good\n",
-			       good, N_PKTS, size);
+			printf("hwcsum_rx_one skipped: it calls %u of %u good %s-byte packets good\n",
+			       good, n_pkts, size_label(size));
 			rx_one_usable = false;
 			continue;
 		}
-		if (good != N_PKTS) {
-			fprintf(stderr, "bench rxverify: %s calls %u of %u good %u-byte packets good\n",
-				contender_names[c], good, N_PKTS, size);
+		if (good != n_pkts) {
+			fprintf(stderr, "bench rxverify: %s calls %u of %u good %s-byte packets good\n",
+				contender_names[c], good, n_pkts, size_label(size));
 			return -1;
 		}
 		byte = rte_pktmbuf_mtod_offset(&mbufs[0], uint8_t *, mbufs[0].data_len - 1);
@@ -378,8 +422,8 @@ check_contenders(uint32_t size)
 		good = verify_one(c, &mbufs[0]);
 		*byte ^= 0x01;
 		if (good) {
-			fprintf(stderr, "bench rxverify: %s calls a corrupted %u-byte packet good\n",
-				contender_names[c], size);
+			fprintf(stderr, "bench rxverify: %s calls a corrupted %s-byte packet good\n",
+				contender_names[c], size_label(size));
 			return -1;
 		}
 	}
@@ -468,8 +512,9 @@ bench_rxverify_main(int argc, char **argv)
 		printf(" %22s", "hwcsum_rx_one best/med");
 	printf("\n");
 	for (s = 0; s < N_SIZES; s++) {
-		printf("%-6u %-6u %11.1f / %8.1f %11.1f / %8.1f %9.2fx %9.2fx", sizes[s],
-		       sizes[s] + OUTER_OVERHEAD, best[s][C_COMPLETE], median[s][C_COMPLETE],
+		printf("%-6s %-6.0f %11.1f / %8.1f %11.1f / %8.1f %9.2fx %9.2fx",
+		       size_label(sizes[s]), outer_frame_len(sizes[s]),
+		       best[s][C_COMPLETE], median[s][C_COMPLETE],
 		       best[s][C_RTE], median[s][C_RTE], best[s][C_RTE] / best[s][C_COMPLETE],
 		       median[s][C_RTE] / median[s][C_COMPLETE]);
 		if (contender_available(C_RX_ONE))
@@ -478,7 +523,9 @@ bench_rxverify_main(int argc, char **argv)
 		printf("\n");
 	}
 	printf("(ratio = rte_verify ns / complete ns: how many times faster the "
-	       "CHECKSUM_COMPLETE verification is; target >= 2x at 1500)\n");
+	       "CHECKSUM_COMPLETE verification is; target >= 2x at 1500; imix: "
+	       "7:4:1 of 64/570/1518-byte inner frames interleaved, %u packets, "
+	       "frame = mean outer frame)\n", IMIX_PKTS);
 
 	out = bench_json_open("rxverify", json_path);
 	if (out == NULL)
@@ -487,12 +534,17 @@ bench_rxverify_main(int argc, char **argv)
 		"  \"impl\": \"%s\",\n  \"optimization\": \"%s\",\n  \"packets_in_set\": %u,\n"
 		"  \"packets_per_round\": %lu,\n  \"rounds\": %u,\n"
 		"  \"size_definition\": \"inner Ethernet frame bytes; outer frame = size + %u\",\n"
+		"  \"imix\": \"7:4:1 of 64/570/1518-byte inner frames, interleaved, %u packets\",\n"
 		"  \"peer\": \"rte_verify\",\n  \"target_ratio_1500\": 2.0,\n  \"cases\": [\n",
 		csum_impl_active()->name, HWCSUM_BENCH_OPT, N_PKTS, packets, rounds,
-		OUTER_OVERHEAD);
+		OUTER_OVERHEAD, IMIX_PKTS);
 	for (s = 0; s < N_SIZES; s++) {
-		fprintf(out, "    {\"size\": %u, \"outer_frame_len\": %u", sizes[s],
-			sizes[s] + OUTER_OVERHEAD);
+		if (sizes[s] == IMIX_SIZE)
+			fprintf(out, "    {\"size\": \"imix\", \"outer_frame_len\": %.1f",
+				outer_frame_len(sizes[s]));
+		else
+			fprintf(out, "    {\"size\": %u, \"outer_frame_len\": %u", sizes[s],
+				sizes[s] + OUTER_OVERHEAD);
 		for (c = 0; c < N_CONTENDERS; c++) {
 			if (!contender_available(c))
 				continue;

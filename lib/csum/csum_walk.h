@@ -90,6 +90,88 @@ enum csum_walk_status csum_walk_eth(const void *hdr, uint32_t hdr_len,
 				    uint32_t pkt_len, uint32_t off,
 				    struct csum_walk *w);
 
+/*
+ * csum_walk_eth(), inline for the frames a data path nearly always meets:
+ * Ethernet with at most one tag, then IPv4 (any options) or IPv6 without
+ * extension headers, every header in view and every length in bounds.
+ * Anything else (more tags, extension headers, a truncated or lying
+ * header, not IP) is handed to csum_walk_eth(), so the answer is always
+ * the same as csum_walk_eth()'s, field for field
+ * (tests/csum/test_csum_walk_fast.c checks that).
+ */
+static inline uint16_t
+csum_walk_be16_(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline __attribute__((always_inline)) enum csum_walk_status
+csum_walk_eth_fast(const void *hdr, uint32_t hdr_len, uint32_t pkt_len,
+		   uint32_t off, struct csum_walk *w)
+{
+	const uint8_t *p = (const uint8_t *)hdr;
+	uint64_t l3 = (uint64_t)off + 14, l4, end;
+	uint16_t type, tpid = 0, frag;
+	uint8_t n_vlans = 0, version, proto, flags = 0;
+
+	if (hdr_len > pkt_len)
+		hdr_len = pkt_len;
+	/* Ethernet and the smallest IP header. */
+	if (p == NULL || l3 + 20 > hdr_len)
+		goto general;
+	type = csum_walk_be16_(p + l3 - 2);
+	if (type == 0x8100 || type == 0x88a8) {
+		tpid = type;
+		n_vlans = 1;
+		l3 += 4;
+		if (l3 + 20 > hdr_len)
+			goto general;
+		type = csum_walk_be16_(p + l3 - 2);
+	}
+	version = p[l3] >> 4;
+	if (type == 0x0800 && version == 4) {
+		uint32_t ihl = (p[l3] & 0xfu) * 4, total = csum_walk_be16_(p + l3 + 2);
+
+		l4 = l3 + ihl;
+		end = l3 + total;
+		if (ihl < 20 || l4 > hdr_len || total < ihl || end > pkt_len)
+			goto general;
+		frag = csum_walk_be16_(p + l3 + 6);
+		if (ihl > 20)
+			flags |= CSUM_WALK_F_IP_OPTIONS;
+		if (frag & 0x3fff)
+			flags |= CSUM_WALK_F_FRAGMENT;
+		if (frag & 0x1fff)
+			flags |= CSUM_WALK_F_LATER_FRAG;
+		proto = p[l3 + 9];
+	} else if (type == 0x86dd && version == 6) {
+		l4 = l3 + 40;
+		if (l4 > hdr_len)
+			goto general;
+		end = l4 + csum_walk_be16_(p + l3 + 4);
+		proto = p[l3 + 6];
+		/* Hop-by-hop (and a jumbogram), routing, fragment, AH, dest. options. */
+		if (end > pkt_len || proto == 0 || proto == 43 || proto == 44 ||
+		    proto == 51 || proto == 60)
+			goto general;
+	} else {
+		goto general;
+	}
+	w->l2_off = off;
+	w->l3_off = (uint32_t)l3;
+	w->l4_off = (uint32_t)l4;
+	w->l3_end = (uint32_t)end;
+	w->ethertype = type;
+	w->outer_tpid = tpid;
+	w->n_vlans = n_vlans;
+	w->ip_version = version;
+	w->l4_proto = proto;
+	w->flags = flags;
+	return CSUM_WALK_OK;
+general:
+	return csum_walk_eth(hdr, hdr_len, pkt_len, off, w);
+}
+
 /** Short stable name of a status ("ok", "truncated", ...). */
 const char *csum_walk_status_name(enum csum_walk_status status);
 

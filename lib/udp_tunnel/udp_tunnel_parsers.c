@@ -9,7 +9,6 @@
 #include "udp_tunnel.h"
 
 #define VXLAN_HLEN		8
-#define VXLAN_FLAG_I		0x08	/* VNI valid */
 
 #define GENEVE_HLEN		8
 #define GENEVE_VER_SHIFT	6
@@ -46,18 +45,19 @@ result_set(struct udp_tunnel_parse_result *res, uint16_t offset,
 	res->vni = vni;
 }
 
-/* RFC 7348: flags 0x08, everything reserved is zero (as Linux enforces). */
+/* RFC 7348: the parser is inline in udp_tunnel.h, for the data path. */
 int
 udp_tunnel_parse_vxlan(const uint8_t *hdr, size_t len,
 		struct udp_tunnel_parse_result *res)
 {
-	if (len < VXLAN_HLEN)
-		return -EBADMSG;
-	if (hdr[0] != VXLAN_FLAG_I || hdr[1] != 0 || hdr[2] != 0 ||
-			hdr[3] != 0 || hdr[7] != 0)
-		return -EBADMSG;
-	result_set(res, VXLAN_HLEN, UDP_TUNNEL_ETH_P_TEB, 0, read_vni(hdr + 4));
-	return 0;
+	struct udp_tunnel_parse_result r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));	/* padding too, as result_set() leaves it */
+	ret = udp_tunnel_parse_vxlan_inline(hdr, len, &r);
+	if (ret == 0)
+		*res = r;
+	return ret;
 }
 
 /* RFC 8926: version 0, options as TLVs that must end exactly at opt_len. */

@@ -18,6 +18,7 @@
 #include <ethdev_driver.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
@@ -74,7 +75,7 @@ struct rx_pkt {
 	enum csum_walk_status inner_st;
 };
 
-static void
+static __rte_always_inline void
 view_get(const struct rte_mbuf *m, struct rx_view *v)
 {
 	uint32_t want = RTE_MIN(m->pkt_len, (uint32_t)RX_VIEW_MAX);
@@ -96,7 +97,7 @@ be16_at(const uint8_t *p)
 }
 
 /* Walk the inner packet the tunnel header announced (region: the UDP datagram). */
-static void
+static __rte_always_inline void
 rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
 {
 	uint32_t off = pk->outer.l4_off + UDP_HLEN + pk->tun.inner_offset;
@@ -108,8 +109,8 @@ rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
 		type = ETHERTYPE_IPV6;
 	if (type == UDP_TUNNEL_ETH_P_TEB) {
 		pk->inner_l2 = true;
-		pk->inner_st = csum_walk_eth(v->p, v->len, pk->udp_end, off,
-					     &pk->inner);
+		pk->inner_st = csum_walk_eth_fast(v->p, v->len, pk->udp_end,
+						  off, &pk->inner);
 	} else if (type == ETHERTYPE_IPV4 || type == ETHERTYPE_IPV6) {
 		memset(&pk->inner, 0, sizeof(pk->inner));
 		pk->inner_st = csum_walk_ip(v->p, v->len, pk->udp_end, off, type,
@@ -127,7 +128,7 @@ rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
  * A registered UDP port: run the type's parser on the bytes behind the
  * UDP header (the datagram's, as far as the view holds them).
  */
-static void
+static __rte_always_inline void
 rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
 	  struct rx_pkt *pk)
 {
@@ -138,7 +139,12 @@ rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
 	pk->type = udp_tunnel_lookup(reg, be16_at(v->p + pk->outer.l4_off + 2));
 	if (pk->type == 0)
 		return;
-	ret = udp_tunnel_parse(reg, pk->type, v->p + hdr, end - hdr, &pk->tun);
+	/* The built-in VXLAN bit always runs the built-in parser: inline. */
+	if (pk->type == UDP_TUNNEL_TYPE_VXLAN)
+		ret = udp_tunnel_parse_vxlan_inline(v->p + hdr, end - hdr, &pk->tun);
+	else
+		ret = udp_tunnel_parse(reg, pk->type, v->p + hdr, end - hdr,
+				       &pk->tun);
 	if (ret == -EPROTONOSUPPORT) {
 		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
 		return;
@@ -153,7 +159,7 @@ rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
 }
 
 /* Outer headers, then the tunnel if the UDP destination port is registered. */
-static void
+static __rte_always_inline void
 rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
 	 uint32_t pkt_len, struct rx_pkt *pk)
 {
@@ -164,7 +170,7 @@ rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
 	pk->tunnel = RX_TUNNEL_NONE;
 	pk->type = 0;
 	pk->inner_l2 = false;
-	pk->outer_st = csum_walk_eth(v->p, v->len, pkt_len, 0, &pk->outer);
+	pk->outer_st = csum_walk_eth_fast(v->p, v->len, pkt_len, 0, &pk->outer);
 	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != PROTO_UDP ||
 	    (o->flags & CSUM_WALK_F_FRAGMENT) ||
 	    (uint64_t)o->l4_off + UDP_HLEN > v->len)
@@ -315,6 +321,17 @@ struct rx_sum {
 	uint32_t sum;
 };
 
+/*
+ * Every verdict of one packet, before it becomes flags and counters:
+ * IP 1 good, 0 bad, -ENOENT none; L4 a csum_l4_status, -ENOENT none,
+ * another negative errno for headers that do not add up.
+ */
+struct rx_checks {
+	struct rx_sum s;
+	int outer_ip, outer_l4;	/* the only headers of a packet that is no tunnel */
+	int inner_ip, inner_l4;
+};
+
 /* csum_mbuf_verify_l4() for the L4 header a walk found; -1 when there is none. */
 static int
 rx_verify_l4(const struct rte_mbuf *m, const struct rx_sum *s,
@@ -327,6 +344,14 @@ rx_verify_l4(const struct rte_mbuf *m, const struct rx_sum *s,
 				   w->l4_proto, flags);
 }
 
+/* Sum of an IP header (or of any short run); the usual 20 bytes unrolled. */
+static inline uint32_t
+rx_hdr_sum(const uint8_t *h, uint32_t hlen)
+{
+	return hlen == 20 ? csum_partial_small(h, 20, 0) :
+		csum_partial_small(h, hlen, 0);
+}
+
 /*
  * csum_mbuf_ipv4_hdr_ok() for the IPv4 header of a complete walk: 1, 0,
  * or -ENOENT for none. The walk found the whole header in the view, so it
@@ -335,14 +360,10 @@ rx_verify_l4(const struct rte_mbuf *m, const struct rx_sum *s,
 static int
 rx_verify_ip(const struct rx_pkt *pk, const struct csum_walk *w)
 {
-	const uint8_t *h = pk->view->p + w->l3_off;
-	uint32_t hlen = w->l4_off - w->l3_off;
-
 	if (w->ip_version != 4)
 		return -ENOENT;
-	/* The usual 20 bytes as a constant: fully unrolled. */
-	return csum_fold(hlen == 20 ? csum_partial_small(h, 20, 0) :
-			 csum_partial_small(h, hlen, 0)) == 0xffff;
+	return csum_fold(rx_hdr_sum(pk->view->p + w->l3_off,
+				    w->l4_off - w->l3_off)) == 0xffff;
 }
 
 /* Flags for the innermost (or only) IP and L4 headers; counts the bad ones. */
@@ -419,29 +440,6 @@ rx_outer_flags(int ip, int l4, uint64_t sub, struct hwcsum_rxq_stats *st,
 	return f;
 }
 
-/* CHECKSUM_COMPLETE from the first byte after Ethernet/VLAN, stored in the field. */
-static void
-rx_complete(const struct hwcsum_private *priv, struct rte_mbuf *m,
-	    const struct rx_pkt *pk, struct rx_sum *s,
-	    struct hwcsum_rxq_stats *st)
-{
-	struct rte_pmd_hwcsum_csum *f;
-
-	s->ok = pk->outer.l3_off != 0 &&
-		csum_mbuf_complete(m, pk->outer.l3_off, &s->sum) == 0;
-	if (!s->ok)
-		return;
-	s->start = pk->outer.l3_off;
-	st->c[HWCSUM_RX_COMPLETE]++;
-	/* A bare priv (fuzzers) may have no field registered. */
-	if (priv->rx_complete_flag == 0)
-		return;
-	f = RTE_MBUF_DYNFIELD(m, priv->dynfield_off, struct rte_pmd_hwcsum_csum *);
-	f->start = (uint16_t)s->start;
-	f->sum = csum_fold(s->sum);
-	m->ol_flags |= priv->rx_complete_flag;
-}
-
 /*
  * The sub-port verified the data but left the tunnel's outer UDP checksum
  * as the sender put it (virtio-net's NEEDS_CSUM, a CHECKSUM_PARTIAL from
@@ -450,11 +448,9 @@ rx_complete(const struct hwcsum_private *priv, struct rte_mbuf *m,
  * net_virtio does itself where it cannot flag, and call it GOOD.
  */
 static int
-rx_resolve_outer(const struct hwcsum_private *priv, struct rte_mbuf *m,
-		 const struct rx_pkt *pk, struct rx_sum *s,
+rx_resolve_outer(struct rte_mbuf *m, const struct rx_pkt *pk, struct rx_sum *s,
 		 struct hwcsum_rxq_stats *st)
 {
-	struct rte_pmd_hwcsum_csum *f;
 	int ret;
 
 	if (!s->ok)
@@ -464,42 +460,175 @@ rx_resolve_outer(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	if (ret != CSUM_L4_GOOD)
 		return ret;	/* IPv4 without a checksum: NONE; or unknown */
 	st->c[HWCSUM_RX_OUTER_L4_RESOLVED]++;
-	if (priv->rx_complete_flag != 0) {
-		f = RTE_MBUF_DYNFIELD(m, priv->dynfield_off, struct rte_pmd_hwcsum_csum *);
-		f->sum = csum_fold(s->sum);
-	}
 	return CSUM_L4_GOOD;
 }
 
-/* A registered tunnel: outer flags (sub-port's or ours), inner flags ours. */
-static uint64_t
-rx_tunnel_flags(const struct hwcsum_private *priv, struct rte_mbuf *m,
-		const struct rx_pkt *pk, struct rx_sum *s, int outer_ip,
-		uint64_t sub, struct hwcsum_rxq_stats *st, bool *unknown)
+/* The inner headers of a tunnel were walked to the end: verdicts to give. */
+static inline bool
+rx_inner_walked(const struct rx_pkt *pk)
+{
+	return pk->tunnel == RX_TUNNEL_OK && pk->inner_st == CSUM_WALK_OK;
+}
+
+/*
+ * The general path, for any packet (chains, headers that do not add up):
+ * COMPLETE over the mbuf, then each L4 checksum verified from it by
+ * lib/csum, which finds the pseudo-header and the bytes to take out again.
+ * sub: a tunnel's outer L4 verdict from the sub-port (0 for none).
+ */
+static void
+rx_checks_general(struct rte_mbuf *m, const struct rx_pkt *pk, uint64_t sub,
+		  struct hwcsum_rxq_stats *st, struct rx_checks *c)
 {
 	/* RFC 6935: a tunnel over IPv6 may send a zero UDP checksum. */
 	uint32_t zero_ok = pk->outer.ip_version == 6 ? CSUM_VERIFY_F_IPV6_UDP_ZERO : 0;
-	int l4 = -ENOENT;
-	uint64_t f;
 
-	st->tunnel[__builtin_ctz(pk->type)]++;
-	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK)) {
-		l4 = rx_verify_l4(m, s, &pk->outer, zero_ok);
-	} else if ((sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_NONE) {
-		l4 = rx_resolve_outer(priv, m, pk, s, st);
-		sub &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	c->s.ok = pk->outer.l3_off != 0 &&
+		csum_mbuf_complete(m, pk->outer.l3_off, &c->s.sum) == 0;
+	c->s.start = pk->outer.l3_off;
+	c->outer_ip = c->outer_l4 = c->inner_ip = c->inner_l4 = -ENOENT;
+	if (pk->outer_st == CSUM_WALK_OK && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
+		c->outer_ip = rx_verify_ip(pk, &pk->outer);
+	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN) {
+		if (pk->outer_st == CSUM_WALK_OK)
+			c->outer_l4 = rx_verify_l4(m, &c->s, &pk->outer, 0);
+		return;
 	}
-	f = rx_outer_flags(outer_ip, l4, sub, st, unknown);
-	if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN) {
-		st->c[HWCSUM_RX_INNER_UNKNOWN]++;
-		return f;
+	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK))
+		c->outer_l4 = rx_verify_l4(m, &c->s, &pk->outer, zero_ok);
+	else if ((sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_NONE)
+		c->outer_l4 = rx_resolve_outer(m, pk, &c->s, st);
+	if (rx_inner_walked(pk)) {
+		c->inner_ip = rx_verify_ip(pk, &pk->inner);
+		c->inner_l4 = rx_verify_l4(m, &c->s, &pk->inner, 0);
 	}
-	if (pk->inner_st != CSUM_WALK_OK) {
-		*unknown = true;
-		return f;
+}
+
+/* The L4 datagram of one IP layer, as the one-pass path checks it. */
+struct rx_l4 {
+	bool verdict;	 /* UDP/TCP, whole datagram: a checksum to judge */
+	bool udp_zero;	 /* UDP with checksum field 0 */
+	uint32_t end;	 /* end of the datagram; l4_off when there is no verdict */
+	uint32_t pseudo; /* its pseudo-header sum, length and protocol included */
+};
+
+/*
+ * Locate the L4 datagram behind a complete walk (whole packet in view) as
+ * csum_mbuf_verify_l4() would: false where it would refuse the headers (a
+ * UDP length or TCP header that does not fit the IP datagram, a
+ * jumbogram), which the general path then judges as it always did.
+ */
+static inline bool
+rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
+{
+	uint32_t len;
+	uint16_t check;
+
+	l->verdict = false;
+	l->udp_zero = false;
+	l->end = w->l4_off;
+	if ((w->flags & CSUM_WALK_F_FRAGMENT) ||
+	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
+		return true;
+	if (w->flags & CSUM_WALK_F_JUMBO)
+		return false;
+	if (w->l4_proto == PROTO_UDP) {
+		if (w->l4_off + UDP_HLEN > w->l3_end)
+			return false;
+		len = be16_at(p + w->l4_off + 4);
+		if (len < UDP_HLEN || w->l4_off + len > w->l3_end)
+			return false;
+		memcpy(&check, p + w->l4_off + 6, sizeof(check));
+		l->udp_zero = check == 0;
+	} else {
+		len = w->l3_end - w->l4_off;
+		if (len < 20)
+			return false;
 	}
-	return f | rx_inner_flags(rx_verify_ip(pk, &pk->inner),
-				  rx_verify_l4(m, s, &pk->inner, 0), st, unknown);
+	l->verdict = true;
+	l->end = w->l4_off + len;
+	/* Addresses (IPv4 12..19, IPv6 8..39), then length and protocol. */
+	l->pseudo = csum_add(w->ip_version == 4 ?
+			     csum_partial_small(p + w->l3_off + 12, 8, 0) :
+			     csum_partial_small(p + w->l3_off + 8, 32, 0),
+			     rte_cpu_to_be_32(len + w->l4_proto));
+	return true;
+}
+
+/* The verdict of a datagram whose bytes sum to sum, seen from its start. */
+static inline int
+rx_l4_status(const struct rx_l4 *l, uint32_t sum, bool zero_ok, bool ipv6)
+{
+	if (!l->verdict)
+		return -ENOENT;
+	if (l->udp_zero)
+		return !ipv6 || zero_ok ? CSUM_L4_NONE : CSUM_L4_BAD;
+	return csum_fold(csum_add(sum, l->pseudo)) == 0xffff ? CSUM_L4_GOOD :
+		CSUM_L4_BAD;
+}
+
+/* Sum of the bytes [from, to) of p as seen from base (base <= from). */
+static inline uint32_t
+rx_piece(const uint8_t *p, uint32_t base, uint32_t from, uint32_t to)
+{
+	if (from == to)
+		return 0;
+	return csum_block_add(0, csum_partial_small(p + from, to - from, 0),
+			      from - base);
+}
+
+/*
+ * The one-pass path: a packet of one segment, headers the
+ * walk understood. The packet is cut where the walk found the headers and
+ * each piece summed once: the IP headers (whose sums are the IPv4 header
+ * checks), the bytes between the outer L4 header and the inner IP header,
+ * each L4 datagram, any trailer. Every verdict and COMPLETE are then sums
+ * of pieces plus a pseudo-header from the walk: no header parsed again,
+ * nothing subtracted. false: a case for the general path (which gives the
+ * same answers for everything this path takes; tests/pmd/test_rx_onepass.c).
+ */
+static bool
+rx_checks_onepass(const struct rx_pkt *pk, uint32_t pkt_len, uint64_t sub,
+		  struct rx_checks *c)
+{
+	const uint8_t *p = pk->view->p;
+	const struct csum_walk *o = &pk->outer, *in = &pk->inner;
+	uint32_t l3 = o->l3_off, l4 = o->l4_off, ip_sum, dgram, inner_ip;
+	struct rx_l4 ol, il;
+	bool tunnel = pk->tunnel >= RX_TUNNEL_INNER_UNKNOWN;
+
+	if (pk->outer_st != CSUM_WALK_OK ||
+	    (sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_NONE ||
+	    !rx_l4_locate(p, o, &ol))
+		return false;
+	c->outer_ip = c->outer_l4 = c->inner_ip = c->inner_l4 = -ENOENT;
+	ip_sum = rx_hdr_sum(p + l3, l4 - l3);
+	if (tunnel && rx_inner_walked(pk)) {
+		if (!rx_l4_locate(p, in, &il))
+			return false;
+		inner_ip = rx_hdr_sum(p + in->l3_off, in->l4_off - in->l3_off);
+		dgram = csum_partial_small(p + in->l4_off, il.end - in->l4_off, 0);
+		if (in->ip_version == 4)
+			c->inner_ip = csum_fold(inner_ip) == 0xffff;
+		c->inner_l4 = rx_l4_status(&il, dgram, false, in->ip_version == 6);
+		/* The outer datagram: up to the inner IP header, then the pieces. */
+		dgram = csum_add(csum_add(csum_partial_small(p + l4, in->l3_off - l4, 0),
+					  csum_block_add(0, inner_ip, in->l3_off - l4)),
+				 csum_add(csum_block_add(0, dgram, in->l4_off - l4),
+					  rx_piece(p, l4, il.end, ol.end)));
+	} else {
+		dgram = csum_partial_small(p + l4, ol.end - l4, 0);
+	}
+	if (o->ip_version == 4 && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
+		c->outer_ip = csum_fold(ip_sum) == 0xffff;
+	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK))
+		/* RFC 6935: a tunnel over IPv6 may send a zero UDP checksum. */
+		c->outer_l4 = rx_l4_status(&ol, dgram, tunnel, o->ip_version == 6);
+	c->s.ok = true;
+	c->s.start = l3;
+	c->s.sum = csum_add(csum_add(ip_sum, csum_block_add(0, dgram, l4 - l3)),
+			    rx_piece(p, l3, ol.end, pkt_len));
+	return true;
 }
 
 /* Our verdicts, from one COMPLETE sum; sub: a tunnel's outer L4 verdict kept. */
@@ -507,21 +636,44 @@ static void
 rx_verdicts(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	    const struct rx_pkt *pk, uint64_t sub, struct hwcsum_rxq_stats *st)
 {
-	bool outer_ok = pk->outer_st == CSUM_WALK_OK;
-	bool unknown = !outer_ok && pk->outer_st != CSUM_WALK_NOT_IP;
-	struct rx_sum s;
-	int ip = -ENOENT;
+	bool unknown = pk->outer_st != CSUM_WALK_OK &&
+		pk->outer_st != CSUM_WALK_NOT_IP;
+	struct rte_pmd_hwcsum_csum *f;
+	struct rx_checks c;
+	uint64_t fl;
 
-	rx_complete(priv, m, pk, &s, st);
-	if (!s.ok)
+	if (m->nb_segs != 1 || m->pkt_len > m->data_len ||
+	    !rx_checks_onepass(pk, m->pkt_len, sub, &c))
+		rx_checks_general(m, pk, sub, st, &c);
+	if (c.s.ok) {
+		st->c[HWCSUM_RX_COMPLETE]++;
+		/* A bare priv (fuzzers) may have no field registered. */
+		if (priv->rx_complete_flag != 0) {
+			f = RTE_MBUF_DYNFIELD(m, priv->dynfield_off,
+					      struct rte_pmd_hwcsum_csum *);
+			f->start = (uint16_t)c.s.start;
+			f->sum = csum_fold(c.s.sum);
+			m->ol_flags |= priv->rx_complete_flag;
+		}
+	} else {
 		unknown = true;
-	if (outer_ok && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
-		ip = rx_verify_ip(pk, &pk->outer);
-	if (pk->tunnel >= RX_TUNNEL_INNER_UNKNOWN)
-		m->ol_flags |= rx_tunnel_flags(priv, m, pk, &s, ip, sub, st, &unknown);
-	else
-		m->ol_flags |= rx_inner_flags(ip, outer_ok ? rx_verify_l4(m, &s,
-				&pk->outer, 0) : -ENOENT, st, &unknown);
+	}
+	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN) {
+		fl = rx_inner_flags(c.outer_ip, c.outer_l4, st, &unknown);
+	} else {
+		st->tunnel[__builtin_ctz(pk->type)]++;
+		/* A partial outer sum was resolved above: the verdict is ours. */
+		if ((sub & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_NONE)
+			sub &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
+		fl = rx_outer_flags(c.outer_ip, c.outer_l4, sub, st, &unknown);
+		if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN)
+			st->c[HWCSUM_RX_INNER_UNKNOWN]++;
+		else if (pk->inner_st != CSUM_WALK_OK)
+			unknown = true;
+		else
+			fl |= rx_inner_flags(c.inner_ip, c.inner_l4, st, &unknown);
+	}
+	m->ol_flags |= fl;
 	if (unknown)
 		st->c[HWCSUM_RX_UNKNOWN]++;
 }
@@ -743,6 +895,9 @@ hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 		return 0;
 	nb_rx = hwcsum_sub_rx(rxq, pkts, n);
 	for (i = 0; i < nb_rx; i++) {
+		/* The next packet's headers come in while this one is worked on. */
+		if (i + 1 < nb_rx)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], const void *));
 		pkts[i]->port = rxq->port_id;
 		hwcsum_rx_one(priv, pkts[i], &rxq->stats);
 	}
