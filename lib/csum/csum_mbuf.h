@@ -240,6 +240,25 @@ csum_mbuf_write(struct rte_mbuf *m, uint32_t off, uint32_t len,
 	return csum_mbuf_write_chain(m, off, len, src);
 }
 
+/**
+ * An IPv4 header at off of exactly len bytes (options included) within the
+ * packet: what RTE_MBUF_F_TX_IP_CKSUM with l3_len = len asks a device to
+ * fill, so a device told where the header starts and ends (e1000's
+ * IPCSS/IPCSE) stays inside the packet.
+ * @return 0, or -EINVAL.
+ */
+static inline int
+csum_mbuf_ipv4_hdr_expected(const struct rte_mbuf *m, uint32_t off,
+			    uint32_t len)
+{
+	uint8_t b;
+
+	if (len < 20 || (uint64_t)off + len > m->pkt_len ||
+	    csum_mbuf_read(m, off, 1, &b) < 0)
+		return -EINVAL;
+	return b >> 4 == 4 && (b & 0xf) * 4u == len ? 0 : -EINVAL;
+}
+
 #ifdef __cplusplus
 }
 #endif

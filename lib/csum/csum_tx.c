@@ -5,17 +5,6 @@
 #include "csum_mbuf.h"
 #include "csum_tx.h"
 
-static int
-ipv4_expected(const struct rte_mbuf *m, uint32_t off, uint32_t len)
-{
-	uint8_t b;
-
-	if (len < 20 || (uint64_t)off + len > m->pkt_len ||
-	    csum_mbuf_read(m, off, 1, &b) < 0)
-		return -EINVAL;
-	return b >> 4 == 4 && (b & 0xf) * 4u == len ? 0 : -EINVAL;
-}
-
 int
 csum_tx_apply_ref(struct rte_mbuf *m, const struct csum_tx_work *w)
 {
@@ -34,10 +23,10 @@ csum_tx_apply_ref(struct rte_mbuf *m, const struct csum_tx_work *w)
 		if (ret < 0)
 			return ret;
 	}
-	if ((ops & CSUM_TX_IP) && ipv4_expected(m, w->l3, w->l3_len) < 0)
+	if ((ops & CSUM_TX_IP) && csum_mbuf_ipv4_hdr_expected(m, w->l3, w->l3_len) < 0)
 		return -EINVAL;
 	if ((ops & CSUM_TX_OUTER_IP) &&
-	    ipv4_expected(m, w->outer_l3, w->outer_l3_len) < 0)
+	    csum_mbuf_ipv4_hdr_expected(m, w->outer_l3, w->outer_l3_len) < 0)
 		return -EINVAL;
 	if (ops & CSUM_TX_IP) {
 		ret = csum_mbuf_ipv4_hdr_fill(m, w->l3);

@@ -95,22 +95,6 @@ ip_version_at(const struct rte_mbuf *m, uint32_t off)
 }
 
 /*
- * An IPv4 header at off whose checksum the flags ask for: len (l3_len) is
- * its whole header, options included, and it lies within the packet, so a
- * device told IPCSS/IPCSE from it stays inside the packet too.
- */
-static inline int
-ipv4_expected(const struct rte_mbuf *m, uint32_t off, uint32_t len)
-{
-	uint8_t b;
-
-	if (len < 20 || (uint64_t)off + len > m->pkt_len ||
-	    csum_mbuf_read(m, off, 1, &b) < 0)
-		return -EINVAL;
-	return b >> 4 == 4 && (b & 0xf) * 4u == len ? 0 : -EINVAL;
-}
-
-/*
  * Read the requests off the mbuf. DPDK's flags: outer_l2_len/outer_l3_len
  * describe the outer headers when a tunnel is offloaded; testpmd folds
  * them into l2_len when no outer offload is enabled, and then only the
@@ -189,12 +173,12 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 			return -EINVAL;
 	}
 	if (fl & RTE_MBUF_F_TX_IP_CKSUM) {
-		if (ipv4_expected(m, l3, m->l3_len) < 0)
+		if (csum_mbuf_ipv4_hdr_expected(m, l3, m->l3_len) < 0)
 			return -EINVAL;
 		p->ip_sw = true;
 	}
 	if (fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) {
-		if (ipv4_expected(m, outer_l3, m->outer_l3_len) < 0)
+		if (csum_mbuf_ipv4_hdr_expected(m, outer_l3, m->outer_l3_len) < 0)
 			return -EINVAL;
 		p->outer_ip_sw = true;
 	}
