@@ -85,6 +85,7 @@ enum gw_drop {
 	GW_DROP_OUTER_CSUM,
 	GW_DROP_INNER_IP_CSUM,
 	GW_DROP_INNER_CSUM,
+	GW_DROP_GENEVE_CRITICAL,	/* GENEVE C flag: options we do not process */
 	GW_DROP_NO_HEADROOM,
 	GW_DROP_NOT_IP,		/* GUE carries only IP */
 	GW_DROP_TX_FULL,
