@@ -226,6 +226,12 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 		/* The IP packet, without its Ethernet header. */
 		if (!ip_ok || walk.n_vlans != 0)
 			return GW_DROP_NOT_IP;
+		/* The VM's Ethernet padding is not part of the IP packet: the
+		 * tunnel carries its IP length only. Padding spread over more
+		 * than the last segment is not worth a walk: dropped. */
+		if (m->pkt_len > walk.l3_end &&
+		    rte_pktmbuf_trim(m, m->pkt_len - walk.l3_end) != 0)
+			return GW_DROP_MALFORMED;
 		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 		in_start -= RTE_ETHER_HDR_LEN;
 	}
