@@ -203,6 +203,11 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 	} else if (family == AF_INET6 && !t->udp6_zero_csum_rx) {
 		return GW_DROP_OUTER_CSUM;	/* RFC 8200, unless RFC 6935 allowed */
 	}
+	/* RFC 8926 3.4: we process no option, so a critical one is a drop
+	 * (as Linux geneve_rx(), after the checksum and the VNI lookup). */
+	if (type == UDP_TUNNEL_TYPE_GENEVE &&
+	    (p[walk.l4_off + sizeof(*udp) + 1] & GW_GENEVE_F_CRIT))
+		return GW_DROP_GENEVE_CRITICAL;
 	inner_off = walk.l4_off + sizeof(*udp) + res.inner_offset;
 	ret = verify_inner(w, m, inner_off, res.inner_ethertype, udp_end);
 	if (ret >= 0)
@@ -345,6 +350,8 @@ decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out
 	} else if (version == 6 && !t->udp6_zero_csum_rx) {
 		return GW_DROP_OUTER_CSUM;
 	}
+	if (tun_pt == RTE_PTYPE_TUNNEL_GENEVE && (p[l4 + 9] & GW_GENEVE_F_CRIT))
+		return GW_DROP_GENEVE_CRITICAL;	/* as decap_one() */
 	if (in_ipv4) {
 		uint64_t ip = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 

@@ -15,6 +15,18 @@
 #include "encap_fast.h"
 #include "tunnel.h"
 
+/* RFC 8926 3.4: C must be set when any option has the critical type bit. */
+static bool
+geneve_opts_critical(const struct gw_tunnel *t)
+{
+	uint16_t off;
+
+	for (off = 0; off + 4 <= t->opts_len; off += 4 + 4 * (t->opts[off + 3] & 0x1f))
+		if (t->opts[off + 2] & GW_GENEVE_OPT_CRIT)
+			return true;
+	return false;
+}
+
 /* Outer headers that do not change per packet, built once. */
 void
 gw_encap_prepare(struct gw_tunnel *t)
@@ -59,6 +71,7 @@ gw_encap_prepare(struct gw_tunnel *t)
 		break;
 	case GW_GENEVE:		/* RFC 8926: options, Ethernet payload */
 		tun[0] = t->opts_len / 4;
+		tun[1] = geneve_opts_critical(t) ? GW_GENEVE_F_CRIT : 0;
 		tun[2] = RTE_ETHER_TYPE_TEB >> 8;
 		tun[3] = RTE_ETHER_TYPE_TEB & 0xff;
 		memcpy(tun + 8, t->opts, t->opts_len);
@@ -213,6 +226,12 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 		/* The IP packet, without its Ethernet header. */
 		if (!ip_ok || walk.n_vlans != 0)
 			return GW_DROP_NOT_IP;
+		/* The VM's Ethernet padding is not part of the IP packet: the
+		 * tunnel carries its IP length only. Padding spread over more
+		 * than the last segment is not worth a walk: dropped. */
+		if (m->pkt_len > walk.l3_end &&
+		    rte_pktmbuf_trim(m, m->pkt_len - walk.l3_end) != 0)
+			return GW_DROP_MALFORMED;
 		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 		in_start -= RTE_ETHER_HDR_LEN;
 	}

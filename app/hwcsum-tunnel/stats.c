@@ -15,6 +15,7 @@ static const char *const drop_names[GW_NB_DROPS] = {
 	[GW_DROP_OUTER_CSUM] = "outer_csum",
 	[GW_DROP_INNER_IP_CSUM] = "inner_ip_csum",
 	[GW_DROP_INNER_CSUM] = "inner_csum",
+	[GW_DROP_GENEVE_CRITICAL] = "geneve_critical",
 	[GW_DROP_NO_HEADROOM] = "no_headroom",
 	[GW_DROP_NOT_IP] = "not_ip",
 	[GW_DROP_TX_FULL] = "tx_full",

@@ -26,6 +26,8 @@
 #define GW_MAX_OPTS 252		/* GENEVE option bytes: 6-bit length in words */
 #define GW_MAX_HDR (14 + 40 + 8 + 8 + GW_MAX_OPTS)
 #define GW_BURST 32
+#define GW_GENEVE_F_CRIT 0x40	/* RFC 8926 3.4: C, byte 1 of the header */
+#define GW_GENEVE_OPT_CRIT 0x80	/* RFC 8926 3.5: critical bit of an option type */
 
 enum gw_type { GW_VXLAN, GW_GENEVE, GW_VXLAN_GPE, GW_GUE, GW_NB_TYPES };
 
@@ -83,6 +85,7 @@ enum gw_drop {
 	GW_DROP_OUTER_CSUM,
 	GW_DROP_INNER_IP_CSUM,
 	GW_DROP_INNER_CSUM,
+	GW_DROP_GENEVE_CRITICAL,	/* GENEVE C flag: options we do not process */
 	GW_DROP_NO_HEADROOM,
 	GW_DROP_NOT_IP,		/* GUE carries only IP */
 	GW_DROP_TX_FULL,

@@ -80,7 +80,7 @@ run_gw_q decap $(vdevs "$WORK/under.q%q.pcap" "$WORK/under_out.q%q.pcap" "$WORK/
 [ "$RC" -eq 0 ] && pass "decap run exits 0" || fail "decap run exit status $RC"
 expect_in "$WORK/decap.log" "none leaked" "decap: no mbuf leaked"
 expect_in "$WORK/decap.log" "encap 0 decap $sent " "decap counter $sent"
-expect_in "$WORK/decap.log" "not_tunnel 0 malformed 0 unknown_vni 0 outer_csum 0 inner_ip_csum 0 inner_csum 0" \
+expect_in "$WORK/decap.log" "not_tunnel 0 malformed 0 unknown_vni 0 outer_csum 0 inner_ip_csum 0 inner_csum 0 geneve_critical 0" \
 	"decap: no drop"
 "$PY" "$HERE/frames.py" compare-queues "$WORK" $Q $NAMES >"$WORK/compare.out"
 cat "$WORK/compare.out"
