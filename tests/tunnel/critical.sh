@@ -12,21 +12,10 @@ GW=$1 PMD_SO=$2
 . "$(dirname "$0")/lib.sh"
 
 "$PY" "$HERE/edges.py" critical "$WORK" || { echo "FAIL: cannot generate traffic"; exit 1; }
-NAMES=$(grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2)
-
-# vdevs <underlay devargs> <under rx> <under tx> <inner rx> <inner tx>
-vdevs() {
-	local args=$1 under_rx=$2 under_tx=$3 inner_rx=$4 inner_tx=$5 i=1 n
-	echo "--vdev net_pcap0,rx_pcap=$under_rx,tx_pcap=$under_tx --vdev net_hwcsum0,sub=net_pcap0$args"
-	for n in $NAMES; do
-		echo "--vdev net_pcap$i,rx_pcap=${inner_rx//@/$n},tx_pcap=${inner_tx//@/$n}"
-		echo "--vdev net_hwcsum$i,sub=net_pcap$i"
-		i=$((i + 1))
-	done
-}
+NAMES=$(tunnel_names)
 
 # 1. encapsulate: C exactly where a configured option is critical
-run_gw encap $(vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
+run_gw encap $(gw_vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
 	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "encap run exits 0" || fail "encap run exit status $RC"
 tshark -r "$WORK/under.pcap" -T fields -E separator='|' -e geneve.vni \
@@ -52,7 +41,7 @@ grep -qx ' 8 1' "$WORK/remote_c.txt" && grep -qx ' 8 0' "$WORK/remote_c.txt" &&
 for mode in on off; do
 	args=""
 	[ $mode = off ] && args=",rx=off"
-	run_gw decap-$mode $(vdevs "$args" "$WORK/remote.pcap" "$WORK/under_out_$mode.pcap" \
+	run_gw decap-$mode $(gw_vdevs "$args" "$WORK/remote.pcap" "$WORK/under_out_$mode.pcap" \
 		"$WORK/empty.pcap" "$WORK/back_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 	log=$WORK/decap-$mode.log
 	[ "$RC" -eq 0 ] && pass "decap rx=$mode exits 0" || fail "decap rx=$mode exit status $RC"
@@ -70,7 +59,7 @@ for mode in on off; do
 done
 
 # 3. the gateway's own critical tunnels cannot come back through it
-run_gw own $(vdevs "" "$WORK/under.pcap" "$WORK/under_out_own.pcap" \
+run_gw own $(gw_vdevs "" "$WORK/under.pcap" "$WORK/under_out_own.pcap" \
 	"$WORK/empty.pcap" "$WORK/own_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 expect_in "$WORK/own.log" "encap 0 decap 4 " "own traffic: gp4 and gz6 (no critical option) delivered"
 expect_in "$WORK/own.log" "drops:.* geneve_critical 4( |\$)" "own traffic: gc4 and gc6 dropped as geneve_critical"

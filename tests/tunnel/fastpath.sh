@@ -14,18 +14,7 @@ GW=$1 PMD_SO=$2
 
 "$PY" "$HERE/frames.py" gen "$WORK" && "$PY" "$HERE/frames.py" ini "$WORK" ||
 	{ echo "FAIL: cannot generate traffic"; exit 1; }
-NAMES=$(grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2)
-
-# vdevs <underlay hwcsum devargs> <under rx> <under tx> <inner rx> <inner tx>
-vdevs() {
-	local args=$1 under_rx=$2 under_tx=$3 inner_rx=$4 inner_tx=$5 i=1 n
-	echo "--vdev net_pcap0,rx_pcap=$under_rx,tx_pcap=$under_tx --vdev net_hwcsum0,sub=net_pcap0$args"
-	for n in $NAMES; do
-		echo "--vdev net_pcap$i,rx_pcap=${inner_rx//@/$n},tx_pcap=${inner_tx//@/$n}"
-		echo "--vdev net_hwcsum$i,sub=net_pcap$i"
-		i=$((i + 1))
-	done
-}
+NAMES=$(tunnel_names)
 
 # Frames of two captures, byte for byte: "same N" or what differs.
 same_frames() {
@@ -42,7 +31,7 @@ else:
 EOF
 }
 
-run_gw encap $(vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
+run_gw encap $(gw_vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
 	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "encap run exits 0" || fail "encap run exit status $RC"
 sent=$(tshark -r "$WORK/under.pcap" 2>/dev/null | wc -l)
@@ -51,12 +40,12 @@ sent=$(tshark -r "$WORK/under.pcap" 2>/dev/null | wc -l)
 for mode in on off; do
 	args=""
 	[ $mode = off ] && args=",rx=off"
-	run_gw decap-$mode $(vdevs "$args" "$WORK/under.pcap" "$WORK/under_out_$mode.pcap" \
+	run_gw decap-$mode $(gw_vdevs "$args" "$WORK/under.pcap" "$WORK/under_out_$mode.pcap" \
 		"$WORK/empty.pcap" "$WORK/back_${mode}_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 	[ "$RC" -eq 0 ] && pass "decap rx=$mode exits 0" || fail "decap rx=$mode exit status $RC"
 	expect_in "$WORK/decap-$mode.log" "none leaked" "decap rx=$mode: no mbuf leaked"
 	expect_in "$WORK/decap-$mode.log" "encap 0 decap $sent " "decap rx=$mode: $sent delivered"
-	run_gw drops-$mode $(vdevs "$args" "$WORK/bad.pcap" "$WORK/under_out2_$mode.pcap" \
+	run_gw drops-$mode $(gw_vdevs "$args" "$WORK/bad.pcap" "$WORK/under_out2_$mode.pcap" \
 		"$WORK/empty.pcap" "$WORK/drop_${mode}_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 	[ "$RC" -eq 0 ] && pass "drops rx=$mode exits 0" || fail "drops rx=$mode exit status $RC"
 	expect_in "$WORK/drops-$mode.log" "none leaked" "drops rx=$mode: every dropped mbuf freed"

@@ -32,6 +32,24 @@ run_gw() {
 	RC=$?
 }
 
+# The tunnel names of $WORK/gw.ini, in order (the inner ports 1..N).
+tunnel_names() {
+	grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2
+}
+
+# gw_vdevs <underlay hwcsum devargs> <under rx> <under tx> <inner rx> <inner tx>:
+# the underlay as port 0 (",key=value" devargs appended to its hwcsum port),
+# then one inner port per tunnel; '@' in an inner file name is the tunnel's.
+gw_vdevs() {
+	local args=$1 under_rx=$2 under_tx=$3 inner_rx=$4 inner_tx=$5 i=1 n
+	echo "--vdev net_pcap0,rx_pcap=$under_rx,tx_pcap=$under_tx --vdev net_hwcsum0,sub=net_pcap0$args"
+	for n in $(tunnel_names); do
+		echo "--vdev net_pcap$i,rx_pcap=${inner_rx//@/$n},tx_pcap=${inner_tx//@/$n}"
+		echo "--vdev net_hwcsum$i,sub=net_pcap$i"
+		i=$((i + 1))
+	done
+}
+
 # expect_in <log> <regex> <what>
 expect_in() {
 	if grep -Eq -- "$2" "$1"; then pass "$3"; else fail "$3 (no /$2/ in $(basename "$1"))"; fi

@@ -19,7 +19,7 @@ LCORES="--lcores 0@0,1@1,2@1"
 
 "$PY" "$HERE/frames.py" gen "$WORK" && "$PY" "$HERE/frames.py" ini "$WORK" ||
 	{ echo "FAIL: cannot generate traffic"; exit 1; }
-NAMES=$(grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2)
+NAMES=$(tunnel_names)
 for n in $NAMES; do
 	"$PY" "$HERE/frames.py" split "$WORK/inner_$n.pcap" $Q || { echo "FAIL: split"; exit 1; }
 done

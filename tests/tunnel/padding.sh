@@ -11,19 +11,9 @@ GW=$1 PMD_SO=$2
 . "$(dirname "$0")/lib.sh"
 
 "$PY" "$HERE/edges.py" padding "$WORK" || { echo "FAIL: cannot generate traffic"; exit 1; }
-NAMES=$(grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2)
+NAMES=$(tunnel_names)
 
-vdevs() {
-	local under_rx=$1 under_tx=$2 inner_rx=$3 inner_tx=$4 i=1 n
-	echo "--vdev net_pcap0,rx_pcap=$under_rx,tx_pcap=$under_tx --vdev net_hwcsum0,sub=net_pcap0"
-	for n in $NAMES; do
-		echo "--vdev net_pcap$i,rx_pcap=${inner_rx//@/$n},tx_pcap=${inner_tx//@/$n}"
-		echo "--vdev net_hwcsum$i,sub=net_pcap$i"
-		i=$((i + 1))
-	done
-}
-
-run_gw encap $(vdevs "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
+run_gw encap $(gw_vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
 	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "encap run exits 0" || fail "encap run exit status $RC"
 expect_in "$WORK/encap.log" "none leaked" "encap: no mbuf leaked"
@@ -43,7 +33,7 @@ inner_pad=$(tshark -r "$WORK/gue_inner.pcap" -Y 'eth.trailer || eth.padding' 2>/
 [ "$inner_pad" -eq 0 ] && pass "tshark: no trailer or padding in GUE's inner packets" ||
 	fail "tshark: $inner_pad GUE inner packets with a trailer or padding"
 
-run_gw decap $(vdevs "$WORK/under.pcap" "$WORK/under_out.pcap" "$WORK/empty.pcap" \
+run_gw decap $(gw_vdevs "" "$WORK/under.pcap" "$WORK/under_out.pcap" "$WORK/empty.pcap" \
 	"$WORK/back_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "decap run exits 0" || fail "decap run exit status $RC"
 expect_in "$WORK/decap.log" "encap 0 decap 36 " "decap: 36 frames"

@@ -13,21 +13,10 @@ GW=$1 PMD_SO=$2
 
 "$PY" "$HERE/frames.py" gen "$WORK" && "$PY" "$HERE/frames.py" ini "$WORK" ||
 	{ echo "FAIL: cannot generate traffic"; exit 1; }
-NAMES=$(grep -o '^\[tunnel:[a-z0-9]*' "$WORK/gw.ini" | cut -d: -f2)
-
-# vdevs: underlay 0, inner ports 1..8; <rx file> <tx file> per role.
-vdevs() {
-	local under_rx=$1 under_tx=$2 inner_rx=$3 inner_tx=$4 i=1 n
-	echo "--vdev net_pcap0,rx_pcap=$under_rx,tx_pcap=$under_tx --vdev net_hwcsum0,sub=net_pcap0"
-	for n in $NAMES; do
-		echo "--vdev net_pcap$i,rx_pcap=${inner_rx//@/$n},tx_pcap=${inner_tx//@/$n}"
-		echo "--vdev net_hwcsum$i,sub=net_pcap$i"
-		i=$((i + 1))
-	done
-}
+NAMES=$(tunnel_names)
 
 # 1. encapsulate
-run_gw encap $(vdevs "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
+run_gw encap $(gw_vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
 	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "encap run exits 0" || fail "encap run exit status $RC"
 expect_in "$WORK/encap.log" "none leaked" "encap: no mbuf leaked"
@@ -82,7 +71,7 @@ expect_in "$WORK/encap.log" "outer lco [1-9]" "outer checksum by LCO"
 expect_in "$WORK/encap.log" "outer headers chained [1-9]" "gn6's long options: outer headers chained in front"
 
 # 2. decapsulate what was encapsulated
-run_gw decap $(vdevs "$WORK/under.pcap" "$WORK/under_out.pcap" "$WORK/empty.pcap" \
+run_gw decap $(gw_vdevs "" "$WORK/under.pcap" "$WORK/under_out.pcap" "$WORK/empty.pcap" \
 	"$WORK/back_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "decap run exits 0" || fail "decap run exit status $RC"
 expect_in "$WORK/decap.log" "none leaked" "decap: no mbuf leaked"
@@ -97,7 +86,7 @@ FAILS=$((FAILS + $(grep -c '^FAIL' "$WORK/compare.out")))
 [ "$(grep -c '^ok' "$WORK/compare.out")" -eq 8 ] || fail "round trips: not 8 passed"
 
 # 3. drops by reason
-run_gw drops $(vdevs "$WORK/bad.pcap" "$WORK/under_out2.pcap" "$WORK/empty.pcap" \
+run_gw drops $(gw_vdevs "" "$WORK/bad.pcap" "$WORK/under_out2.pcap" "$WORK/empty.pcap" \
 	"$WORK/drop_@.pcap") -- -f "$WORK/gw.ini" --duration 2
 [ "$RC" -eq 0 ] && pass "drops run exits 0" || fail "drops run exit status $RC"
 expect_in "$WORK/drops.log" "none leaked" "drops: every dropped mbuf freed"
