@@ -91,10 +91,12 @@ counters_line(const char *prefix)
 	       s.decap_lengths, s.decap_walked);
 	printf("%shwcsum %s: tx_l4_hw %" PRIu64 " tx_l4_sw %" PRIu64
 	       " tx_outer_udp_lco %" PRIu64 " rx_complete %" PRIu64
-	       " rx_l4_bad %" PRIu64 " rx_outer_l4_bad %" PRIu64 "\n", prefix,
+	       " rx_l4_bad %" PRIu64 " rx_outer_l4_bad %" PRIu64
+	       " rx_l4_partial_seed_resolved %" PRIu64 "\n", prefix,
 	       gw_cfg.underlay_name, gw_xstat(u, "tx_l4_hw"), gw_xstat(u, "tx_l4_sw"),
 	       gw_xstat(u, "tx_outer_udp_lco"), gw_xstat(u, "rx_complete"),
-	       gw_xstat(u, "rx_l4_bad"), gw_xstat(u, "rx_outer_l4_bad"));
+	       gw_xstat(u, "rx_l4_bad"), gw_xstat(u, "rx_outer_l4_bad"),
+	       gw_xstat(u, "rx_l4_partial_seed_resolved"));
 	printf("%sdrops:", prefix);
 	for (d = 0; d < GW_NB_DROPS; d++)
 		printf(" %s %" PRIu64, drop_names[d], s.drops[d]);

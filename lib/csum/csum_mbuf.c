@@ -329,7 +329,7 @@ static int
 l4_sum_from_complete(const struct rte_mbuf *m, uint32_t complete_start,
 		     uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
 		     uint8_t l4_proto, uint32_t *l4_sum, uint16_t *check,
-		     bool *ipv6)
+		     bool *ipv6, uint32_t *pseudo)
 {
 	struct l3_info l3;
 	uint32_t l4_end, l4_len, front, back, sum;
@@ -379,7 +379,8 @@ l4_sum_from_complete(const struct rte_mbuf *m, uint32_t complete_start,
 	/* Now the L4 sum as seen from complete_start: realign it to l4_off. */
 	if ((l4_off - complete_start) & 1)
 		sum = csum_rotate(sum);
-	*l4_sum = csum_add(sum, l4_pseudo(&l3, l4_len, l4_proto));
+	*pseudo = l4_pseudo(&l3, l4_len, l4_proto);
+	*l4_sum = csum_add(sum, *pseudo);
 	return 0;
 }
 
@@ -388,13 +389,13 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 		    uint32_t complete_sum, uint32_t l3_off, uint32_t l4_off,
 		    uint8_t l4_proto, uint32_t flags)
 {
-	uint32_t sum;
+	uint32_t sum, pseudo;
 	uint16_t check;
 	bool ipv6;
 	int ret;
 
 	ret = l4_sum_from_complete(m, complete_start, complete_sum, l3_off,
-				   l4_off, l4_proto, &sum, &check, &ipv6);
+				   l4_off, l4_proto, &sum, &check, &ipv6, &pseudo);
 	if (ret < 0)
 		return ret;
 	if (l4_proto == PROTO_UDP && check == 0)
@@ -403,23 +404,16 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 	return csum_fold(sum) == 0xffff ? CSUM_L4_GOOD : CSUM_L4_BAD;
 }
 
-int
-csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
-		     uint32_t *complete_sum, uint32_t l3_off, uint32_t l4_off,
-		     uint8_t l4_proto)
+/* Write the value that makes the field right; *complete_sum follows it. */
+static int
+l4_field_resolve(struct rte_mbuf *m, uint32_t complete_start,
+		 uint32_t *complete_sum, uint32_t l4_off, uint8_t l4_proto,
+		 uint32_t sum, uint16_t check)
 {
-	uint32_t sum, field_off;
-	uint16_t check, fixed;
-	bool ipv6;
+	uint32_t field_off;
+	uint16_t fixed;
 	int ret;
 
-	ret = l4_sum_from_complete(m, complete_start, *complete_sum, l3_off,
-				   l4_off, l4_proto, &sum, &check, &ipv6);
-	if (ret < 0)
-		return ret;
-	/* IPv4 UDP without a checksum stays without one. */
-	if (l4_proto == PROTO_UDP && check == 0 && !ipv6)
-		return CSUM_L4_NONE;
 	/* Whatever the field held (a seed, or the right value): the sum
 	 * without it, complemented, is the value that makes it right. */
 	fixed = (uint16_t)~csum_fold(csum_sub(sum, check));
@@ -434,6 +428,50 @@ csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
 	*complete_sum = csum_block_add(csum_block_sub(*complete_sum, check,
 			field_off - complete_start), fixed, field_off - complete_start);
 	return CSUM_L4_GOOD;
+}
+
+int
+csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
+		     uint32_t *complete_sum, uint32_t l3_off, uint32_t l4_off,
+		     uint8_t l4_proto)
+{
+	uint32_t sum, pseudo;
+	uint16_t check;
+	bool ipv6;
+	int ret;
+
+	ret = l4_sum_from_complete(m, complete_start, *complete_sum, l3_off,
+				   l4_off, l4_proto, &sum, &check, &ipv6, &pseudo);
+	if (ret < 0)
+		return ret;
+	/* IPv4 UDP without a checksum stays without one. */
+	if (l4_proto == PROTO_UDP && check == 0 && !ipv6)
+		return CSUM_L4_NONE;
+	return l4_field_resolve(m, complete_start, complete_sum, l4_off,
+				l4_proto, sum, check);
+}
+
+int
+csum_mbuf_resolve_l4_seed(struct rte_mbuf *m, uint32_t complete_start,
+			  uint32_t *complete_sum, uint32_t l3_off,
+			  uint32_t l4_off, uint8_t l4_proto)
+{
+	uint32_t sum, pseudo;
+	uint16_t check;
+	bool ipv6;
+	int ret;
+
+	ret = l4_sum_from_complete(m, complete_start, *complete_sum, l3_off,
+				   l4_off, l4_proto, &sum, &check, &ipv6, &pseudo);
+	if (ret < 0)
+		return ret;
+	if (csum_fold(sum) == 0xffff)
+		return CSUM_L4_GOOD;
+	/* Linux's CHECKSUM_PARTIAL seed: the folded pseudo-header sum. */
+	if (check != (uint16_t)csum_fold(pseudo))
+		return CSUM_L4_BAD;
+	return l4_field_resolve(m, complete_start, complete_sum, l4_off,
+				l4_proto, sum, check);
 }
 
 int

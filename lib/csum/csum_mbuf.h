@@ -167,6 +167,20 @@ int csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
 			 uint32_t l4_off, uint8_t l4_proto);
 
 /**
+ * csum_mbuf_resolve_l4() for a device that hands over host-local
+ * CHECKSUM_PARTIAL packets without saying so (a packet socket on a veth:
+ * net_af_packet drops the kernel's TP_STATUS_CSUMNOTREADY): the field is
+ * completed only when it holds exactly Linux's seed, the folded
+ * pseudo-header sum; any other wrong value stays wrong.
+ * @return CSUM_L4_GOOD: the checksum was right, or was the seed and is
+ *   right now; CSUM_L4_BAD: wrong and not the seed (nothing written);
+ *   -EINVAL as csum_mbuf_verify_l4(), or for a short chain.
+ */
+int csum_mbuf_resolve_l4_seed(struct rte_mbuf *m, uint32_t complete_start,
+			      uint32_t *complete_sum, uint32_t l3_off,
+			      uint32_t l4_off, uint8_t l4_proto);
+
+/**
  * Verify the IPv4 header at l3_off of m (header checksum, version, ihl).
  * @return 1 good, 0 bad checksum, -EINVAL not an IPv4 header within the packet.
  */

@@ -561,6 +561,82 @@ test_resolve_received_partial(void)
 	}
 }
 
+/*
+ * The packet-socket form: the field is completed only when it holds the
+ * seed. A seed is made right (DPDK's own value) and the sum follows; any
+ * other wrong value is BAD and not written; a right field is GOOD as it is.
+ */
+static void
+test_resolve_seed_only(void)
+{
+	struct test_chain c;
+	struct pkt_layout lay;
+	struct pkt_opts o;
+	unsigned int r;
+
+	for (r = 0; r < 2000; r++) {
+		uint8_t before[sizeof(pkt)];
+		struct rte_mbuf *m;
+		uint32_t start, sum, fresh;
+		uint16_t want, wrong;
+		int ret;
+
+		random_opts(&o);
+		rng_fill(pkt, sizeof(pkt));
+		pkt_build(pkt, &o, &lay);
+		m = test_chain_build_random(&c, pkt, lay.len - lay.trailer, rng);
+		if (lay.encap)
+			csum_mbuf_lco(m, lay.outer.l4, lay.outer.csum_off,
+				      lay.inner.l4, lay.inner.csum_off);
+		csum_mbuf_apply_partial(m, lay.encap ? lay.inner.l4 : lay.outer.l4,
+					lay.encap ? lay.inner.csum_off : lay.outer.csum_off);
+		test_chain_flatten(m, flat);
+		test_chain_free(&c);
+		want = dpdk_l4(flat, &lay.outer);
+		memcpy(flat + lay.len - lay.trailer, pkt + lay.len - lay.trailer, lay.trailer);
+		start = rng() & 1 ? lay.outer.l3 : rng_below(lay.outer.l3 + 1);
+
+		/* Right already: GOOD, nothing written. */
+		m = test_chain_build_random(&c, flat, lay.len, rng);
+		CHECK(csum_mbuf_complete(m, start, &sum) == 0, "complete");
+		CHECK(csum_mbuf_resolve_l4_seed(m, start, &sum, lay.outer.l3, lay.outer.l4,
+						lay.outer.proto) == CSUM_L4_GOOD, "right field");
+		test_chain_flatten(m, before);
+		CHECK(memcmp(before, flat, lay.len) == 0, "a right field is left as it is");
+		test_chain_free(&c);
+
+		/* Wrong, but not the seed: BAD, nothing written. */
+		pkt_seed(flat, &lay.outer);
+		wrong = field(flat, &lay.outer) ^ (uint16_t)(1 + rng_below(0xfffe));
+		memcpy(flat + lay.outer.l4 + lay.outer.csum_off, &wrong, 2);
+		if (wrong != want && !(lay.outer.proto == 17 && wrong == 0)) {
+			m = test_chain_build_random(&c, flat, lay.len, rng);
+			CHECK(csum_mbuf_complete(m, start, &sum) == 0, "complete");
+			ret = csum_mbuf_resolve_l4_seed(m, start, &sum, lay.outer.l3,
+							lay.outer.l4, lay.outer.proto);
+			CHECK(ret == CSUM_L4_BAD, "a wrong field that is no seed: %d", ret);
+			test_chain_flatten(m, before);
+			CHECK(memcmp(before, flat, lay.len) == 0, "nothing written");
+			test_chain_free(&c);
+		}
+
+		/* The seed: made right, and the sum follows. */
+		pkt_seed(flat, &lay.outer);
+		m = test_chain_build_random(&c, flat, lay.len, rng);
+		CHECK(csum_mbuf_complete(m, start, &sum) == 0, "complete");
+		ret = csum_mbuf_resolve_l4_seed(m, start, &sum, lay.outer.l3, lay.outer.l4,
+						lay.outer.proto);
+		test_chain_flatten(m, before);
+		CHECK(ret == CSUM_L4_GOOD, "seed resolve: %d", ret);
+		CHECK(field(before, &lay.outer) == want, "%s/%s%s: resolved %04x want %04x",
+		      o.v6 ? "v6" : "v4", o.tcp ? "tcp" : "udp", o.encap ? " encap" : "",
+		      field(before, &lay.outer), want);
+		CHECK(csum_mbuf_complete(m, start, &fresh) == 0 &&
+		      csum_fold(fresh) == csum_fold(sum), "the sum follows the field");
+		test_chain_free(&c);
+	}
+}
+
 int
 main(void)
 {
@@ -574,5 +650,6 @@ main(void)
 	test_mangled_zero();
 	test_seed_and_hdr();
 	test_resolve_received_partial();
+	test_resolve_seed_only();
 	return test_report("test_csum_mbuf");
 }

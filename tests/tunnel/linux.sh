@@ -10,8 +10,9 @@
 # Per variant (outer checksum computed or zero, IPv4 and IPv6 underlay):
 # ping, a UDP and a TCP stream in both directions; then 0 InCsumErrors in
 # both Linux namespaces, 0 bad checksums in hwcsum's xstats, no drops for
-# checksums, no leaked mbuf. The VM side keeps TX checksum offload on, so
-# its frames reach the gateway CHECKSUM_PARTIAL (seed only).
+# checksums, no leaked mbuf. Both Linux sides keep TX checksum offload on
+# (veth's default), so their frames reach the gateway CHECKSUM_PARTIAL
+# (seed only).
 # Only namespaces created here are touched; removed on exit.
 # Usage: linux.sh <hwcsum-tunnel> <librte_net_hwcsum.so> [variant...]
 GW=$1 PMD_SO=$2
@@ -42,14 +43,19 @@ setup() {
 	in_gw sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 &&
 	ip link add vu0 netns "$NS_GW" type veth peer name vu1 netns "$NS_U" &&
 	ip link add vi0 netns "$NS_GW" type veth peer name vi1 netns "$NS_I" || return 1
-	# No GSO/GRO anywhere on the path: AF_PACKET frames are one packet each.
+	# No GSO/GRO anywhere on the path: AF_PACKET frames are one packet each
+	# (net_af_packet hands over a 64 KiB GSO frame cut to its ring's frame
+	# size, with nothing to say so).
 	in_gw ethtool -K vu0 gro off tso off gso off >/dev/null 2>&1
 	in_gw ethtool -K vi0 gro off tso off gso off >/dev/null 2>&1
-	# Linux's VTEP sends complete checksums: AF_PACKET would otherwise hand
-	# the gateway its CHECKSUM_PARTIAL seeds (the VM side keeps them on
-	# purpose, the gateway completes those).
-	in_u ethtool -K vu1 gro off tso off gso off tx off >/dev/null 2>&1 ||
+	# Linux's VTEP keeps its default TX checksum offload: its packets reach
+	# the gateway CHECKSUM_PARTIAL, the seed in the field, and hwcsum
+	# completes them (rx_partial_seed, on for net_af_packet). So does the
+	# VM side.
+	in_u ethtool -K vu1 gro off tso off gso off tx on >/dev/null 2>&1 ||
 		{ echo "FAIL: ethtool -K vu1"; return 1; }
+	in_u ethtool -k vu1 | grep -q '^tx-checksumming: on' ||
+		{ echo "FAIL: vu1 has no TX checksum offload: nothing tested"; return 1; }
 	in_i ethtool -K vi1 gro off tso off gso off >/dev/null 2>&1
 	ip -n "$NS_GW" link set vu0 up && ip -n "$NS_GW" link set vi0 up &&
 	ip -n "$NS_U" addr add 192.0.2.2/24 dev vu1 &&
@@ -154,6 +160,7 @@ variant() {
 	[ "$rc" -eq 0 ] && pass "$name: gateway exits 0 on SIGINT" || fail "$name: gateway exit $rc"
 	expect_in "$log" "none leaked" "$name: no mbuf leaked"
 	expect_in "$log" "rx_l4_bad 0 rx_outer_l4_bad 0" "$name: 0 bad checksums in hwcsum xstats"
+	expect_in "$log" "rx_l4_partial_seed_resolved [1-9]" "$name: Linux's partial seeds completed by hwcsum"
 	expect_in "$log" "outer_csum 0 inner_ip_csum 0 inner_csum 0" "$name: no checksum drops"
 	expect_in "$log" "encap [1-9][0-9]* decap [1-9]" "$name: encapsulated and decapsulated"
 	grep -E "encap|drops:|hwcsum net" "$log" | tail -3 | sed 's/^/    /'

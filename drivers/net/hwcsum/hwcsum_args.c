@@ -10,6 +10,7 @@
  *     [,tables_open_only=0|1]     tables hold ports only while started
  *     [,static_iana_vxlan=0|1]    4789 is hard-wired VXLAN, takes no entry
  *     [,tables_shared=<name>]     ports naming one set share their tables
+ *     [,rx_partial_seed=auto|on|off]  complete Linux's partial seeds on RX
  *
  * The sub-port is any ethdev already probed, named as rte_eth_dev_get_port_by_name
  * knows it (net_ring0, net_af_packet0, 0000:00:04.0, ...). List it before
@@ -34,10 +35,11 @@
 #define ARG_OPEN_ONLY "tables_open_only"
 #define ARG_STATIC_VXLAN "static_iana_vxlan"
 #define ARG_SHARED "tables_shared"
+#define ARG_PARTIAL_SEED "rx_partial_seed"
 
 #define VALID_KEYS ARG_SUB ", " ARG_TX_ENGINE ", " ARG_RX ", " ARG_REGISTRY \
 	", " ARG_TABLES ", " ARG_TUNNEL_PORTS ", " ARG_OPEN_ONLY ", " \
-	ARG_STATIC_VXLAN ", " ARG_SHARED
+	ARG_STATIC_VXLAN ", " ARG_SHARED ", " ARG_PARTIAL_SEED
 
 const char *
 hwcsum_args_help(void)
@@ -45,7 +47,8 @@ hwcsum_args_help(void)
 	return "sub=<port name> tx_engine=auto|generic|parse|none rx=auto|on|off "
 		"registry=port|shared tables=<n>:<type>[+<type>][/...] "
 		"tunnel_ports=<type>:<udp port>[/...] tables_open_only=0|1 "
-		"static_iana_vxlan=0|1 tables_shared=<name>";
+		"static_iana_vxlan=0|1 tables_shared=<name> "
+		"rx_partial_seed=auto|on|off";
 }
 
 /* value is one of names[]; *out gets its index. */
@@ -189,7 +192,7 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 	static const char *const bools[] = { "0", "1" };
 	static const char *const keys[] = { ARG_SUB, ARG_TX_ENGINE, ARG_RX,
 		ARG_REGISTRY, ARG_TABLES, ARG_TUNNEL_PORTS, ARG_OPEN_ONLY,
-		ARG_STATIC_VXLAN, ARG_SHARED };
+		ARG_STATIC_VXLAN, ARG_SHARED, ARG_PARTIAL_SEED };
 	char buf[512];
 	unsigned int k, v = 0;
 	int ret;
@@ -254,6 +257,10 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 		}
 		strcpy(args->tables_shared, kv->value);
 		return 0;
+	case 9:
+		ret = parse_choice(dev, kv->key, kv->value, rx_modes, 3, &v);
+		args->rx_partial_seed = v;
+		return ret;
 	}
 	if (strlen(kv->value) >= sizeof(buf)) {
 		HWCSUM_LOG(ERR, "%s: devarg '%s' longer than %zu characters", dev,

@@ -174,4 +174,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum,
 	"tunnel_ports=<type>:<udp port>[/...] "
 	"tables_open_only=0|1 "
 	"static_iana_vxlan=0|1 "
-	"tables_shared=<name>");
+	"tables_shared=<name> "
+	"rx_partial_seed=auto|on|off");

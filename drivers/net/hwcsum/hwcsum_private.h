@@ -78,6 +78,8 @@ struct hwcsum_args {
 	bool tables_open_only;	/* hold ports only while started */
 	bool static_iana_vxlan;	/* 4789 is hard-wired VXLAN, takes no entry */
 	char tables_shared[HWCSUM_SHARED_NAME_MAX]; /* "": tables of our own */
+	/* rx_partial_seed=: auto is on for sub-ports that read packet sockets. */
+	enum hwcsum_rx_mode rx_partial_seed;
 };
 
 int hwcsum_args_parse(const char *dev_name, const char *params,
@@ -116,6 +118,7 @@ enum hwcsum_rx_counter {
 	HWCSUM_RX_OUTER_L4_BAD,
 	HWCSUM_RX_L4_NONE,	 /* UDP without checksum (0), any depth */
 	HWCSUM_RX_OUTER_L4_RESOLVED, /* received partial outer sum made right */
+	HWCSUM_RX_L4_SEED_RESOLVED, /* a Linux partial seed completed (af_packet) */
 	HWCSUM_RX_UNKNOWN,	 /* headers not understood: verdict UNKNOWN */
 	HWCSUM_RX_TUNNEL_MALFORMED, /* registered port, header did not parse */
 	HWCSUM_RX_INNER_UNKNOWN, /* tunnel whose inner packet is not IP/Ethernet */
@@ -217,6 +220,8 @@ struct hwcsum_private {
 	uint64_t oerrors_base;
 	/* RX work on (decided at configure from rx= and rxmode.offloads). */
 	bool rx_work;
+	/* Fields holding Linux's partial seed are completed (hwcsum_sub.c). */
+	bool rx_partial_seed;
 	/* The mbuf contract (hwcsum_ethdev.c). */
 	int dynfield_off;
 	uint64_t tx_partial_flag;

@@ -463,6 +463,44 @@ rx_resolve_outer(struct rte_mbuf *m, const struct rx_pkt *pk, struct rx_sum *s,
 	return CSUM_L4_GOOD;
 }
 
+/* csum_mbuf_resolve_l4_seed() for the L4 header a walk found. */
+static int
+rx_resolve_seed(struct rte_mbuf *m, struct rx_sum *s, const struct csum_walk *w)
+{
+	return csum_mbuf_resolve_l4_seed(m, s->start, &s->sum, w->l3_off,
+					 w->l4_off, w->l4_proto);
+}
+
+/*
+ * rx_partial_seed: a packet socket may hand over a host-local
+ * CHECKSUM_PARTIAL packet whose one partial field holds Linux's seed, not
+ * a sum. One field per packet can (one csum_start): a tunnel's inner one
+ * (its outer UDP sum, made by LCO, is then right only once the inner is
+ * filled in), or else the outer or only one. Any other wrong value stays
+ * BAD, so only a field equal to its seed is taken for one.
+ */
+static void
+rx_resolve_seeds(struct rte_mbuf *m, const struct rx_pkt *pk,
+		 struct rx_checks *c, struct hwcsum_rxq_stats *st)
+{
+	uint32_t zero_ok = pk->outer.ip_version == 6 ? CSUM_VERIFY_F_IPV6_UDP_ZERO : 0;
+
+	if (pk->tunnel >= RX_TUNNEL_INNER_UNKNOWN && c->inner_l4 == CSUM_L4_BAD) {
+		if (rx_resolve_seed(m, &c->s, &pk->inner) != CSUM_L4_GOOD)
+			return;
+		c->inner_l4 = CSUM_L4_GOOD;
+		st->c[HWCSUM_RX_L4_SEED_RESOLVED]++;
+		if (c->outer_l4 == CSUM_L4_BAD)
+			c->outer_l4 = rx_verify_l4(m, &c->s, &pk->outer, zero_ok);
+		return;
+	}
+	if (c->outer_l4 == CSUM_L4_BAD &&
+	    rx_resolve_seed(m, &c->s, &pk->outer) == CSUM_L4_GOOD) {
+		c->outer_l4 = CSUM_L4_GOOD;
+		st->c[HWCSUM_RX_L4_SEED_RESOLVED]++;
+	}
+}
+
 /* The inner headers of a tunnel were walked to the end: verdicts to give. */
 static inline bool
 rx_inner_walked(const struct rx_pkt *pk)
@@ -645,6 +683,9 @@ rx_verdicts(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	if (m->nb_segs != 1 || m->pkt_len > m->data_len ||
 	    !rx_checks_onepass(pk, m->pkt_len, sub, &c))
 		rx_checks_general(m, pk, sub, st, &c);
+	if (unlikely(priv->rx_partial_seed && c.s.ok &&
+		     (c.outer_l4 == CSUM_L4_BAD || c.inner_l4 == CSUM_L4_BAD)))
+		rx_resolve_seeds(m, pk, &c, st);
 	if (c.s.ok) {
 		st->c[HWCSUM_RX_COMPLETE]++;
 		/* A bare priv (fuzzers) may have no field registered. */

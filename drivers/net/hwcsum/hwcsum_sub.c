@@ -255,6 +255,14 @@ hwcsum_sub_identify(struct rte_eth_dev *dev)
 	}
 	fill_spec(priv, engine);
 	priv->engine_source = why;
+	/*
+	 * A packet socket on a veth hands over the peer's CHECKSUM_PARTIAL
+	 * packets (Linux's default offloads) with the seed in the field, and
+	 * net_af_packet drops the TP_STATUS_CSUMNOTREADY that says so.
+	 */
+	priv->rx_partial_seed = priv->args.rx_partial_seed == HWCSUM_RX_ON ||
+		(priv->args.rx_partial_seed == HWCSUM_RX_AUTO &&
+		 strcmp(priv->sub_driver, "net_af_packet") == 0);
 	HWCSUM_LOG(INFO, "%s: sub-port '%s' (%s, device 0x%04x): TX engine %s: %s",
 		   dev->data->name, priv->sub_name, priv->sub_driver,
 		   priv->sub_device_id, hwcsum_engine_name(engine), why);

@@ -40,6 +40,7 @@ const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT] = {
 	[HWCSUM_RX_OUTER_L4_BAD] = "rx_outer_l4_bad",
 	[HWCSUM_RX_L4_NONE] = "rx_l4_none",
 	[HWCSUM_RX_OUTER_L4_RESOLVED] = "rx_outer_l4_partial_resolved",
+	[HWCSUM_RX_L4_SEED_RESOLVED] = "rx_l4_partial_seed_resolved",
 	[HWCSUM_RX_UNKNOWN] = "rx_unknown",
 	[HWCSUM_RX_TUNNEL_MALFORMED] = "rx_tunnel_malformed",
 	[HWCSUM_RX_INNER_UNKNOWN] = "rx_tunnel_inner_unknown",
