@@ -228,7 +228,8 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 			return GW_DROP_NOT_IP;
 		payload = walk.l3_end - walk.l3_off;
 	}
-	/* RFC 7348 4.3: a VTEP does not fragment. */
+	/* RFC 7348 4.3: a VTEP does not fragment; the caller answers the VM
+	 * (pmtu.c) from the frame as it came. */
 	if (unlikely(payload > max_payload))
 		return GW_DROP_TOO_BIG;
 	hash = inner_hash(p, &walk, ip_ok);
@@ -302,13 +303,17 @@ gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 {
 	/* The control path may change it (pmtu.c): once per burst is enough. */
 	uint32_t max_payload = __atomic_load_n(&t->max_payload, __ATOMIC_RELAXED);
-	struct rte_mbuf *out[GW_BURST];
-	uint16_t i, nb = 0;
+	struct rte_mbuf *out[GW_BURST], *icmp[GW_BURST];
+	uint16_t i, nb = 0, nb_icmp = 0;
 
 	for (i = 0; i < n; i++) {
 		int drop = encap_one(w, t, &pkts[i], max_payload);
 
 		if (drop >= 0) {
+			if (drop == GW_DROP_TOO_BIG) {
+				icmp[nb_icmp] = gw_pmtu_reply(t, pkts[i], max_payload);
+				nb_icmp += icmp[nb_icmp] != NULL;
+			}
 			w->stats.drops[drop]++;
 			rte_pktmbuf_free(pkts[i]);
 			continue;
@@ -317,4 +322,8 @@ gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 	}
 	w->stats.encap += nb;
 	gw_tx(w, gw_cfg.underlay_port, out, nb);
+	if (nb_icmp > 0) {
+		w->stats.pmtu_icmp += nb_icmp;
+		gw_tx(w, t->inner_port, icmp, nb_icmp);
+	}
 }

@@ -7,8 +7,8 @@
  * underlay port, all net_hwcsum ports. One concern per file:
  * main.c (EAL, lcores, signals, shutdown), config.c (options, tunnel keys,
  * validation), config_file.c (the INI file), ports.c (port setup and the
- * tunnel UDP ports), encap.c, decap.c, pmtu.c (the underlay MTU), stats.c,
- * telemetry.c.
+ * tunnel UDP ports), encap.c, decap.c, pmtu.c (the underlay MTU, ICMP
+ * too-big answers to VMs), stats.c, telemetry.c.
  */
 
 #include <stdbool.h>
@@ -118,6 +118,7 @@ struct gw_lcore_stats {
 	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
 	uint64_t decap_lengths;		/* decapsulated from hwcsum's lengths */
 	uint64_t decap_walked;		/* decapsulated after our own walk */
+	uint64_t pmtu_icmp;		/* ICMP too-big answers sent to VMs */
 	uint64_t drops[GW_NB_DROPS];
 } __rte_cache_aligned;
 
@@ -166,6 +167,8 @@ void gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 
 /* pmtu.c */
 void gw_pmtu_refresh(struct gw_config *cfg);
+struct rte_mbuf *gw_pmtu_reply(const struct gw_tunnel *t, const struct rte_mbuf *m,
+			       uint32_t max_payload);
 
 /* decap.c */
 void gw_decap_prepare(const struct gw_config *cfg);
