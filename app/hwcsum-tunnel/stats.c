@@ -86,11 +86,12 @@ counters_line(const char *prefix)
 	       PRIu64 ", outer lco %" PRIu64 " hwcsum %" PRIu64 " zero %" PRIu64
 	       " | rx verify: hwcsum %" PRIu64 " complete %" PRIu64 " sw %" PRIu64
 	       " | outer headers chained %" PRIu64 " | decap headers: hwcsum %"
-	       PRIu64 " walked %" PRIu64 " | pmtu: mtu %u icmp %" PRIu64 "\n",
-	       prefix, s.encap, s.decap, s.inner_partial, s.outer_lco,
-	       s.outer_partial, s.outer_zero, s.verify_flags, s.verify_hw,
-	       s.verify_sw, s.outer_chained, s.decap_lengths, s.decap_walked,
-	       gw_cfg.underlay_mtu, s.pmtu_icmp);
+	       PRIu64 " walked %" PRIu64 "\n", prefix, s.encap, s.decap,
+	       s.inner_partial, s.outer_lco, s.outer_partial, s.outer_zero,
+	       s.verify_flags, s.verify_hw, s.verify_sw, s.outer_chained,
+	       s.decap_lengths, s.decap_walked);
+	printf("%spmtu: mtu %u icmp %" PRIu64 "\n", prefix, gw_cfg.underlay_mtu,
+	       s.pmtu_icmp);
 	printf("%shwcsum %s: tx_l4_hw %" PRIu64 " tx_l4_sw %" PRIu64
 	       " tx_outer_udp_lco %" PRIu64 " rx_complete %" PRIu64
 	       " rx_l4_bad %" PRIu64 " rx_outer_l4_bad %" PRIu64 "\n", prefix,
