@@ -207,8 +207,10 @@ outer_room(struct gw_worker *w, struct rte_mbuf **mp, uint16_t len)
 	return hdr;
 }
 
+/* max_payload: t->max_payload, read once per burst. */
 static int
-encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
+encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
+	  uint32_t max_payload)
 {
 	struct rte_mbuf *m = *mp;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -216,16 +218,23 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp)
 	struct csum_walk walk;
 	struct rte_udp_hdr *udp;
 	bool ip_ok, partial;
-	uint32_t hash;
+	uint32_t hash, payload = m->pkt_len;
 	uint8_t *hdr;
 
 	ip_ok = gw_walk_eth(p, m->data_len, m->pkt_len, &walk) == CSUM_WALK_OK;
-	hash = inner_hash(p, &walk, ip_ok);
-	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
-	if (t->type == GW_GUE || t->gpe_ip) {
+	if (gw_tunnel_carries_ip(t)) {
 		/* The IP packet, without its Ethernet header. */
 		if (!ip_ok || walk.n_vlans != 0)
 			return GW_DROP_NOT_IP;
+		payload = walk.l3_end - walk.l3_off;
+	}
+	/* RFC 7348 4.3: a VTEP does not fragment; the caller answers the VM
+	 * (pmtu.c) from the frame as it came. */
+	if (unlikely(payload > max_payload))
+		return GW_DROP_TOO_BIG;
+	hash = inner_hash(p, &walk, ip_ok);
+	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
+	if (gw_tunnel_carries_ip(t)) {
 		/* The VM's Ethernet padding is not part of the IP packet: the
 		 * tunnel carries its IP length only. Padding spread over more
 		 * than the last segment is not worth a walk: dropped. */
@@ -292,13 +301,19 @@ void
 gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 	       struct rte_mbuf **pkts, uint16_t n)
 {
-	struct rte_mbuf *out[GW_BURST];
-	uint16_t i, nb = 0;
+	/* The control path may change it (pmtu.c): once per burst is enough. */
+	uint32_t max_payload = __atomic_load_n(&t->max_payload, __ATOMIC_RELAXED);
+	struct rte_mbuf *out[GW_BURST], *icmp[GW_BURST];
+	uint16_t i, nb = 0, nb_icmp = 0;
 
 	for (i = 0; i < n; i++) {
-		int drop = encap_one(w, t, &pkts[i]);
+		int drop = encap_one(w, t, &pkts[i], max_payload);
 
 		if (drop >= 0) {
+			if (drop == GW_DROP_TOO_BIG) {
+				icmp[nb_icmp] = gw_pmtu_reply(t, pkts[i], max_payload);
+				nb_icmp += icmp[nb_icmp] != NULL;
+			}
 			w->stats.drops[drop]++;
 			rte_pktmbuf_free(pkts[i]);
 			continue;
@@ -307,4 +322,8 @@ gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 	}
 	w->stats.encap += nb;
 	gw_tx(w, gw_cfg.underlay_port, out, nb);
+	if (nb_icmp > 0) {
+		w->stats.pmtu_icmp += nb_icmp;
+		gw_tx(w, t->inner_port, icmp, nb_icmp);
+	}
 }

@@ -102,7 +102,7 @@ static void
 main_loop(struct gw_worker *self)
 {
 	uint64_t hz = rte_get_timer_hz(), start = rte_get_timer_cycles();
-	uint64_t last = start, now;
+	uint64_t last = start, mtu_read = start, now;
 	unsigned int empty_rounds = 0;
 
 	while (!gw_quit) {
@@ -111,6 +111,11 @@ main_loop(struct gw_worker *self)
 		else
 			rte_delay_us_sleep(10000);
 		now = rte_get_timer_cycles();
+		/* ethdev tells no one of an MTU change: look every 100 ms. */
+		if (now - mtu_read >= hz / 10) {
+			gw_pmtu_refresh(&gw_cfg);
+			mtu_read = now;
+		}
 		if (gw_cfg.stats_interval != 0 &&
 		    now - last >= gw_cfg.stats_interval * hz) {
 			gw_stats_tick((double)(now - last) / hz);
@@ -187,10 +192,11 @@ main(int argc, char **argv)
 	for (i = 0; i < gw_cfg.nb_tunnels; i++) {
 		const struct gw_tunnel *t = &gw_cfg.tunnels[i];
 
-		printf("  tunnel %s: %s vni %u udp %u %s, inner %s, outer udp csum %s\n",
-		       t->name, gw_type_name(t->type), t->vni, t->dst_port,
-		       t->family == AF_INET ? "ipv4" : "ipv6", t->inner_name,
-		       t->udp_csum ? "on" : "off");
+		printf("  tunnel %s: %s vni %u udp %u %s, inner %s, outer udp csum %s, "
+		       "at most %u bytes of %s\n", t->name, gw_type_name(t->type),
+		       t->vni, t->dst_port, t->family == AF_INET ? "ipv4" : "ipv6",
+		       t->inner_name, t->udp_csum ? "on" : "off", t->max_payload,
+		       gw_tunnel_carries_ip(t) ? "IP packet" : "frame");
 	}
 	fflush(stdout);
 	i = 0;

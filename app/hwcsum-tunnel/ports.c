@@ -245,6 +245,8 @@ gw_ports_init(struct gw_config *cfg)
 			cfg->tunnels[i].local_mac = mac;
 		gw_encap_prepare(&cfg->tunnels[i]);
 	}
+	if (ret == 0)
+		gw_pmtu_refresh(cfg);	/* the headers' lengths are known now */
 	gw_decap_prepare(cfg);
 	return ret;
 }

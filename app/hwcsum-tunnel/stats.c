@@ -18,6 +18,7 @@ static const char *const drop_names[GW_NB_DROPS] = {
 	[GW_DROP_GENEVE_CRITICAL] = "geneve_critical",
 	[GW_DROP_NO_HEADROOM] = "no_headroom",
 	[GW_DROP_NOT_IP] = "not_ip",
+	[GW_DROP_TOO_BIG] = "too_big",
 	[GW_DROP_TX_FULL] = "tx_full",
 };
 
@@ -89,6 +90,8 @@ counters_line(const char *prefix)
 	       s.inner_partial, s.outer_lco, s.outer_partial, s.outer_zero,
 	       s.verify_flags, s.verify_hw, s.verify_sw, s.outer_chained,
 	       s.decap_lengths, s.decap_walked);
+	printf("%spmtu: mtu %u icmp %" PRIu64 "\n", prefix, gw_cfg.underlay_mtu,
+	       s.pmtu_icmp);
 	printf("%shwcsum %s: tx_l4_hw %" PRIu64 " tx_l4_sw %" PRIu64
 	       " tx_outer_udp_lco %" PRIu64 " rx_complete %" PRIu64
 	       " rx_l4_bad %" PRIu64 " rx_outer_l4_bad %" PRIu64

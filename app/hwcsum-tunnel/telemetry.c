@@ -65,6 +65,8 @@ stats_cb(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_u64(d, "verify_sw", s.verify_sw);
 	rte_tel_data_add_dict_u64(d, "decap_hwcsum_lengths", s.decap_lengths);
 	rte_tel_data_add_dict_u64(d, "decap_walked", s.decap_walked);
+	rte_tel_data_add_dict_u64(d, "underlay_mtu", gw_cfg.underlay_mtu);
+	rte_tel_data_add_dict_u64(d, "pmtu_icmp", s.pmtu_icmp);
 	drops = rte_tel_data_alloc();
 	if (drops != NULL) {
 		rte_tel_data_start_dict(drops);
@@ -95,5 +97,5 @@ int
 gw_telemetry_init(void)
 {
 	return rte_telemetry_register_cmd("/hwcsum_tunnel/stats", stats_cb,
-		"Gateway counters: encap, decap, checksums, drops, ports");
+		"Gateway counters: encap, decap, checksums, path MTU, drops, ports");
 }

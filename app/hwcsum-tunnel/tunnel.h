@@ -7,7 +7,8 @@
  * underlay port, all net_hwcsum ports. One concern per file:
  * main.c (EAL, lcores, signals, shutdown), config.c (options, tunnel keys,
  * validation), config_file.c (the INI file), ports.c (port setup and the
- * tunnel UDP ports), encap.c, decap.c, stats.c, telemetry.c.
+ * tunnel UDP ports), encap.c, decap.c, pmtu.c (the underlay MTU, ICMP
+ * too-big answers to VMs), stats.c, telemetry.c.
  */
 
 #include <stdbool.h>
@@ -59,7 +60,17 @@ struct gw_tunnel {
 	uint16_t hdr_len, l3_off, l4_off, tun_off;
 	uint32_t ip_sum;		/* IPv4 header, length/id/checksum 0 */
 	uint32_t pseudo_sum;		/* outer UDP pseudo-header, length 0 */
+	/* Largest frame (IP packet for gw_tunnel_carries_ip()) whose outer
+	 * packet fits the underlay MTU; pmtu.c sets it, workers read it. */
+	uint32_t max_payload;
 };
+
+/* GUE, and VXLAN-GPE with gpe_payload=ip: the IP packet, no Ethernet. */
+static inline bool
+gw_tunnel_carries_ip(const struct gw_tunnel *t)
+{
+	return t->type == GW_GUE || t->gpe_ip;
+}
 
 struct gw_config {
 	const char *file;
@@ -75,6 +86,7 @@ struct gw_config {
 	unsigned int nb_inner;
 	unsigned int nb_queues;
 	bool underlay_chains;		/* the underlay takes mbuf chains */
+	uint16_t underlay_mtu;		/* as last read from ethdev (pmtu.c) */
 };
 
 /* Why a packet was dropped (every dropped mbuf is freed and counted). */
@@ -88,6 +100,7 @@ enum gw_drop {
 	GW_DROP_GENEVE_CRITICAL,	/* GENEVE C flag: options we do not process */
 	GW_DROP_NO_HEADROOM,
 	GW_DROP_NOT_IP,		/* GUE carries only IP */
+	GW_DROP_TOO_BIG,	/* outer packet beyond the underlay MTU */
 	GW_DROP_TX_FULL,
 	GW_NB_DROPS
 };
@@ -105,6 +118,7 @@ struct gw_lcore_stats {
 	uint64_t verify_sw;		/* no COMPLETE sum: summed here */
 	uint64_t decap_lengths;		/* decapsulated from hwcsum's lengths */
 	uint64_t decap_walked;		/* decapsulated after our own walk */
+	uint64_t pmtu_icmp;		/* ICMP too-big answers sent to VMs */
 	uint64_t drops[GW_NB_DROPS];
 } __rte_cache_aligned;
 
@@ -150,6 +164,11 @@ unsigned int gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m);
 void gw_encap_prepare(struct gw_tunnel *t);
 void gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 		    struct rte_mbuf **pkts, uint16_t n);
+
+/* pmtu.c */
+void gw_pmtu_refresh(struct gw_config *cfg);
+struct rte_mbuf *gw_pmtu_reply(const struct gw_tunnel *t, const struct rte_mbuf *m,
+			       uint32_t max_payload);
 
 /* decap.c */
 void gw_decap_prepare(const struct gw_config *cfg);
