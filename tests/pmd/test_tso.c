@@ -17,12 +17,16 @@
  *  - the payloads, joined, are the original's byte for byte.
  * A 130-segment packet through a 32-entry ring checks the segments left
  * pending between bursts; tx_prepare's refusals are checked with their
- * rte_errno; at the end the pool has every mbuf back.
+ * rte_errno; at the end the pool has every mbuf back. Then it all again
+ * through a second hwcsum port stacked on the first: its sub-port offers
+ * TSO, so it hands every packet down whole (tx_tso_hw) and the lower port
+ * cuts it (tx_tso_sw), the same segments on the ring.
  *
  * usage: test_tso <librte_net_hwcsum.so> [capture.pcap]
  * With a capture file, every segment is written to it for tshark
  * (tests/pmd/tso.sh checks it with checksum validation on).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,7 @@
 #define RING_NAME "tso"
 #define SUB_NAME "net_ring_" RING_NAME
 #define HW_NAME "net_hwcsum_tso"
+#define TOP_NAME "net_hwcsum_tso_top"	/* over HW_NAME: the hand-off */
 #define RING_SIZE 32
 #define MAX_PKT 70000
 #define MAX_SEGS 256
@@ -63,7 +68,7 @@
 static int failures, checks;
 static struct rte_mempool *mp;
 static struct rte_ring *rx_ring, *tx_ring;
-static uint16_t port;
+static uint16_t port, lower;
 static FILE *pcap;
 
 #define CHECK(cond, ...) do { \
@@ -558,6 +563,17 @@ refusals(void)
 	(void)spoil_nothing;
 }
 
+static uint64_t
+xstat(uint16_t pid, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(pid, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(pid, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
 static void
 configure(uint64_t tx_offloads)
 {
@@ -583,6 +599,7 @@ main(int argc, char **argv)
 	};
 	static const uint32_t pcap_hdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 65535, 1 };
 	char prefix[64];
+	uint64_t sw0;
 	int sub;
 
 	if (argc != 2 && argc != 3) {
@@ -626,6 +643,28 @@ main(int argc, char **argv)
 	configure(RTE_ETH_TX_OFFLOAD_TCP_CKSUM);
 	refused("TSO not enabled", &(struct shape){ T_NONE, 4, 4, 0, false, 5000,
 		1400, false }, ENOTSUP, spoil_nothing);
+	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs not back",
+	      rte_mempool_in_use_count(mp));
+	rte_eth_dev_stop(port);
+
+	/*
+	 * The hand-off: a hwcsum port over this one sees a sub-port that
+	 * offers every TSO offload, so it gives each packet down whole
+	 * (through the lower port's tx_prepare) and the lower one cuts it.
+	 */
+	lower = port;
+	if (rte_vdev_init(TOP_NAME, "sub=" HW_NAME ",tx_engine=none") != 0 ||
+	    rte_eth_dev_get_port_by_name(TOP_NAME, &port) != 0)
+		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", TOP_NAME, HW_NAME);
+	sw0 = xstat(lower, "tx_tso_sw");
+	configure(PORT_TX_OFFLOADS);
+	all_shapes();
+	refusals();
+	CHECK(xstat(port, "tx_tso_hw") == 138 && xstat(port, "tx_tso_sw") == 0,
+	      "top: %" PRIu64 " handed down, %" PRIu64 " cut, want 138 and 0",
+	      xstat(port, "tx_tso_hw"), xstat(port, "tx_tso_sw"));
+	CHECK(xstat(lower, "tx_tso_sw") - sw0 == 138, "lower: %" PRIu64 " cut, want 138",
+	      xstat(lower, "tx_tso_sw") - sw0);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs not back",
 	      rte_mempool_in_use_count(mp));
 	rte_eth_dev_stop(port);
