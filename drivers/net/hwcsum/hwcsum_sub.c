@@ -300,6 +300,10 @@ hwcsum_sub_caps_decide(struct rte_eth_dev *dev, uint64_t *sub_tx_offloads)
 	 * segment needs); the rest is done in hwcsum_tso.c. */
 	c->tso = app & HWCSUM_TX_TSO_OFFLOADS;
 	c->tso_hw = c->tso & info.tx_offload_capa;
+	/* net_tap's TSO is rte_gso in software, which cuts TCP over IPv4
+	 * only and does not send the rest: ours does every shape. */
+	if (strcmp(priv->sub_driver, "net_tap") == 0)
+		c->tso_hw = 0;
 	if (c->tso_hw != 0)
 		c->tx_offloads |= c->tso_hw | (info.tx_offload_capa & SUB_TSO_CSUMS);
 	*sub_tx_offloads = c->tx_offloads;
