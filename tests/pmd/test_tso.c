@@ -17,7 +17,9 @@
  *  - the payloads, joined, are the original's byte for byte.
  * A 130-segment packet through a 32-entry ring checks the segments left
  * pending between bursts; tx_prepare's refusals are checked with their
- * rte_errno; at the end the pool has every mbuf back. Then it all again
+ * rte_errno; 2000 packets with a lie in their lengths, flags or header
+ * bytes must not crash or lose an mbuf; at the end the pool has every mbuf
+ * back. Then it all again
  * through a second hwcsum port stacked on the first: its sub-port offers
  * TSO, so it hands every packet down whole (tx_tso_hw) and the lower port
  * cuts it (tx_tso_sw), the same segments on the ring.
@@ -533,6 +535,67 @@ static void spoil_not_tcp(struct rte_mbuf *m, const struct layout *l)
 static void spoil_tiny_mss(struct rte_mbuf *m, const struct layout *l)
 { (void)l; m->tso_segsz = 100; }	/* 650 segments */
 
+/*
+ * Lies: shapes with random lengths, flags and header bytes. Whatever
+ * tx_prepare says, tx_burst takes every packet (sent or dropped), and
+ * what reaches the ring is freed: no crash, no mbuf lost (ASan, UBSan and
+ * the in-use count at the end judge).
+ */
+static void
+lies(unsigned int n)
+{
+	static uint8_t buf[MAX_PKT];
+	static const uint64_t bits[] = {
+		RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_IPV6, RTE_MBUF_F_TX_IP_CKSUM,
+		RTE_MBUF_F_TX_OUTER_IPV4, RTE_MBUF_F_TX_OUTER_IPV6,
+		RTE_MBUF_F_TX_OUTER_IP_CKSUM, RTE_MBUF_F_TX_OUTER_UDP_CKSUM,
+		RTE_MBUF_F_TX_TUNNEL_VXLAN, RTE_MBUF_F_TX_TUNNEL_GENEVE,
+		RTE_MBUF_F_TX_TUNNEL_GRE, RTE_MBUF_F_TX_TUNNEL_UDP,
+		RTE_MBUF_F_TX_UDP_CKSUM, RTE_MBUF_F_TX_UDP_SEG,
+	};
+	struct rte_mbuf *out[RING_SIZE];
+	unsigned int i, k, accepted = 0;
+
+	srand(29);
+	for (i = 0; i < n; i++) {
+		struct shape s = {
+			.tunnel = rand() % 4, .outer_ip = rand() % 2 ? 4 : 6,
+			.inner_ip = rand() % 2 ? 4 : 6, .geneve_opt = 4 * (rand() % 4),
+			.outer_csum = rand() % 2, .payload = rand() % 9000,
+			.mss = 1 + rand() % 3000, .chain = rand() % 2,
+		};
+		struct layout l;
+		uint32_t len = build(&s, buf, &l);
+		struct rte_mbuf *m;
+		uint16_t r;
+
+		for (k = rand() % 4; k > 0; k--)	/* a few header bytes */
+			buf[rand() % l.hdr] = (uint8_t)rand();
+		m = to_mbuf(buf, len, l.hdr - (rand() % 8 == 0 ? rand() % l.hdr : 0),
+			    s.chain);
+		offload(m, &s, &l);
+		switch (rand() % 6) {	/* one lie among the lengths and flags */
+		case 0: m->l2_len = rand(); break;
+		case 1: m->l3_len = rand(); break;
+		case 2: m->l4_len = rand(); break;
+		case 3: m->outer_l3_len = rand(); break;
+		case 4: m->ol_flags ^= bits[rand() % RTE_DIM(bits)]; break;
+		default: m->tso_segsz = rand() % 64; break;
+		}
+		accepted += rte_eth_tx_prepare(port, 0, &m, 1);
+		r = rte_eth_tx_burst(port, 0, &m, 1);
+		CHECK(r == 1, "lie %u: not taken", i);
+		if (r != 1)
+			rte_pktmbuf_free(m);
+		do {	/* the ring, and whatever hwcsum still holds */
+			k = rte_ring_dequeue_burst(tx_ring, (void **)out, RING_SIZE, NULL);
+			rte_pktmbuf_free_bulk(out, k);
+			rte_eth_tx_burst(port, 0, NULL, 0);
+		} while (k != 0);
+	}
+	printf("lies: %u of %u accepted by tx_prepare\n", accepted, n);
+}
+
 static void
 refusals(void)
 {
@@ -635,6 +698,7 @@ main(int argc, char **argv)
 	configure(PORT_TX_OFFLOADS);
 	all_shapes();
 	refusals();
+	lies(2000);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs not back",
 	      rte_mempool_in_use_count(mp));
 	rte_eth_dev_stop(port);
