@@ -3,14 +3,15 @@
  * TCP segmentation (TSO), plain and in UDP tunnels, on any sub-port.
  *
  * A packet with RTE_MBUF_F_TX_TCP_SEG is either handed to the sub-port,
- * when it offers that segmentation itself (virtio-net host TSO, net_tap),
- * or cut here into segments of tso_segsz payload bytes each. Every segment
- * is a copy, headers and payload, in mbufs of the packet's own pool, and
- * leaves here as a checksum request (DPDK's flags, as testpmd's csum
- * engine sets them) that the ordinary transmit path resolves by
- * docs/pmd.md's rules: the inner TCP checksum in the engine or here, the
- * outer UDP one by LCO or, without RTE_MBUF_F_TX_OUTER_UDP_CKSUM, zero
- * (Linux's GSO_PARTIAL with and without UDP_TUNNEL_CSUM).
+ * when it offers that segmentation itself (virtio-net with host TSO; not
+ * net_tap, see hwcsum_sub.c), or cut here into segments of tso_segsz
+ * payload bytes each. Every segment is a copy, headers and payload, in
+ * mbufs of the packet's own pool, and leaves here as a checksum request
+ * (DPDK's flags, as testpmd's csum engine sets them) that the ordinary
+ * transmit path resolves by docs/pmd.md's rules: the inner TCP checksum
+ * in the engine or here, the outer UDP one by LCO or, without
+ * RTE_MBUF_F_TX_OUTER_UDP_CKSUM, zero (Linux's GSO_PARTIAL with and
+ * without UDP_TUNNEL_CSUM).
  *
  * Headers, as Linux's tcp_gso_segment() and inet_gso_segment() write
  * them: IPv4 total length and ID (+1 a segment, outer and inner), IPv6
