@@ -18,8 +18,9 @@
  * A 130-segment packet through a 32-entry ring checks the segments left
  * pending between bursts; tx_prepare's refusals are checked with their
  * rte_errno; 2000 packets with a lie in their lengths, flags or header
- * bytes must not crash or lose an mbuf; at the end the pool has every mbuf
- * back. Then it all again
+ * bytes must not crash or lose an mbuf; a packet without mbufs for its
+ * segments stays with the caller; segments waiting at stop are freed; at
+ * the end the pool has every mbuf back. Then it all again
  * through a second hwcsum port stacked on the first: its sub-port offers
  * TSO, so it hands every packet down whole (tx_tso_hw) and the lower port
  * cuts it (tx_tso_sw), the same segments on the ring.
@@ -363,6 +364,34 @@ expect_headers(uint8_t *h, const struct shape *s, const struct layout *l,
 	zero_csums(h, s, l);
 }
 
+static uint64_t
+xstat(uint16_t pid, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(pid, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(pid, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+/* Take what the ring got and what hwcsum still holds, in order. */
+static uint32_t
+drain(struct rte_mbuf **segs, uint32_t max)
+{
+	uint32_t got = 0, idle = 0;
+
+	while (idle < 3 && got < max) {
+		unsigned int k = rte_ring_dequeue_burst(tx_ring, (void **)segs + got,
+							max - got, NULL);
+
+		got += k;
+		idle = k == 0 ? idle + 1 : 0;
+		rte_eth_tx_burst(port, 0, NULL, 0);
+	}
+	return got;
+}
+
 /* Every segment of one packet, in order: headers, checksums, payload. */
 static void
 judge(const char *name, const struct shape *s, const struct layout *l,
@@ -430,7 +459,7 @@ one(const struct shape *s)
 	struct rte_mbuf *segs[MAX_SEGS + 1], *m;
 	struct layout l;
 	char name[128];
-	uint32_t len, got = 0, idle = 0;
+	uint32_t len, got;
 	uint16_t sent;
 
 	shape_name(s, name, sizeof(name));
@@ -446,14 +475,7 @@ one(const struct shape *s)
 		return;
 	}
 	/* The ring holds 32: the rest waits in hwcsum for the next bursts. */
-	while (idle < 3 && got <= MAX_SEGS) {
-		unsigned int k = rte_ring_dequeue_burst(tx_ring, (void **)segs + got,
-							MAX_SEGS + 1 - got, NULL);
-
-		got += k;
-		idle = k == 0 ? idle + 1 : 0;
-		rte_eth_tx_burst(port, 0, NULL, 0);
-	}
+	got = drain(segs, MAX_SEGS + 1);
 	judge(name, s, &l, orig, segs, got);
 	rte_pktmbuf_free_bulk(segs, got);
 }
@@ -596,6 +618,65 @@ lies(unsigned int n)
 	printf("lies: %u of %u accepted by tx_prepare\n", accepted, n);
 }
 
+/*
+ * No mbufs for the segments: the packet stays with the caller, unchanged,
+ * every segment made so far goes back, and a retry with mbufs sends it.
+ */
+static void
+no_mbufs(void)
+{
+	static const struct shape s = { T_VXLAN, 4, 4, 0, true, 10000, 1400, false };
+	static struct rte_mbuf *hold[8192];
+	static uint8_t buf[MAX_PKT];
+	struct rte_mbuf *m, *segs[MAX_SEGS];
+	uint64_t nomem0 = xstat(port, "tx_tso_no_mbufs");
+	unsigned int n_hold = 0;
+	struct layout l;
+	uint32_t len = build(&s, buf, &l), got;
+
+	m = to_mbuf(buf, len, l.hdr, false);
+	offload(m, &s, &l);
+	while (rte_mempool_avail_count(mp) > 3)	/* 8 segments need more */
+		hold[n_hold++] = rte_pktmbuf_alloc(mp);
+	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 0, "no mbufs: sent anyway");
+	CHECK(xstat(port, "tx_tso_no_mbufs") == nomem0 + 1, "no mbufs: not counted");
+	CHECK(rte_mempool_avail_count(mp) == 3, "no mbufs: %u free, want 3 back",
+	      rte_mempool_avail_count(mp));
+	CHECK((m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) && m->pkt_len == len,
+	      "no mbufs: the packet changed");
+	rte_pktmbuf_free_bulk(hold, n_hold);
+	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 1, "no mbufs: the retry not sent");
+	got = drain(segs, MAX_SEGS);
+	judge("retry after no mbufs", &s, &l, buf, segs, got);
+	rte_pktmbuf_free_bulk(segs, got);
+}
+
+/* Segments still waiting at stop are freed and counted. */
+static void
+stop_with_segments_waiting(void)
+{
+	static const struct shape s = { T_NONE, 4, 4, 0, false, 64000, 496, true };
+	static uint8_t buf[MAX_PKT];
+	struct rte_mbuf *m, *segs[RING_SIZE];
+	uint64_t dropped0 = xstat(port, "tx_tso_dropped_at_stop");
+	struct layout l;
+	uint32_t len = build(&s, buf, &l);
+	unsigned int k;
+
+	m = to_mbuf(buf, len, l.hdr, s.chain);
+	offload(m, &s, &l);
+	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 1, "waiting: not sent");
+	rte_eth_dev_stop(port);	/* 32 on the ring, 98 in hwcsum */
+	CHECK(xstat(port, "tx_tso_dropped_at_stop") - dropped0 == 130 - RING_SIZE,
+	      "waiting: %" PRIu64 " dropped at stop, want %u",
+	      xstat(port, "tx_tso_dropped_at_stop") - dropped0, 130 - RING_SIZE);
+	k = rte_ring_dequeue_burst(tx_ring, (void **)segs, RING_SIZE, NULL);
+	CHECK(k == RING_SIZE, "waiting: %u on the ring", k);
+	rte_pktmbuf_free_bulk(segs, k);
+	if (rte_eth_dev_start(port) != 0)
+		rte_exit(EXIT_FAILURE, "restart failed\n");
+}
+
 static void
 refusals(void)
 {
@@ -624,17 +705,6 @@ refusals(void)
 		rte_pktmbuf_free(m);
 	}
 	(void)spoil_nothing;
-}
-
-static uint64_t
-xstat(uint16_t pid, const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(pid, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(pid, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
 }
 
 static void
@@ -699,6 +769,8 @@ main(int argc, char **argv)
 	all_shapes();
 	refusals();
 	lies(2000);
+	no_mbufs();
+	stop_with_segments_waiting();
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs not back",
 	      rte_mempool_in_use_count(mp));
 	rte_eth_dev_stop(port);
