@@ -113,6 +113,8 @@ hwcsum_rx_queue_release(struct rte_eth_dev *dev, uint16_t queue_id)
 static void
 hwcsum_tx_queue_release(struct rte_eth_dev *dev, uint16_t queue_id)
 {
+	if (dev->data->tx_queues[queue_id] != NULL)
+		hwcsum_tso_txq_drop(dev->data->tx_queues[queue_id]);
 	rte_free(dev->data->tx_queues[queue_id]);
 	dev->data->tx_queues[queue_id] = NULL;
 }
@@ -259,8 +261,11 @@ hwcsum_dev_stop(struct rte_eth_dev *dev)
 	}
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+		if (dev->data->tx_queues[i] != NULL)
+			hwcsum_tso_txq_drop(dev->data->tx_queues[i]);
+	}
 	hwcsum_tunnel_stop(dev);
 	if (!priv->sub_closed)
 		hwcsum_link_update(dev, 0);
@@ -291,7 +296,8 @@ own_drops(struct rte_eth_dev *dev)
 	struct hwcsum_txq_stats tx;
 
 	hwcsum_tx_totals(dev, &tx);
-	return tx.c[HWCSUM_TX_BAD_REQUEST] + tx.c[HWCSUM_TX_DROP_NO_SUB];
+	return tx.c[HWCSUM_TX_BAD_REQUEST] + tx.c[HWCSUM_TX_DROP_NO_SUB] +
+		tx.c[HWCSUM_TX_TSO_STOP_DROP];
 }
 
 /* The sub-port's counters, plus what hwcsum dropped since the last reset. */

@@ -106,6 +106,11 @@ enum hwcsum_tx_counter {
 	HWCSUM_TX_BAD_REQUEST,	   /* impossible requests: dropped, freed */
 	HWCSUM_TX_PREP_REFUSED,	   /* refused by tx_prepare */
 	HWCSUM_TX_DROP_NO_SUB,	   /* sub-port removed: dropped, freed */
+	HWCSUM_TX_TSO_SW,	   /* TSO packets segmented here */
+	HWCSUM_TX_TSO_SEGS,	   /* segments made of them */
+	HWCSUM_TX_TSO_HW,	   /* TSO packets handed to the sub-port */
+	HWCSUM_TX_TSO_NOMEM,	   /* no mbufs for segments: left to the caller */
+	HWCSUM_TX_TSO_STOP_DROP,   /* segments still pending at stop: freed */
 	HWCSUM_TX__COUNT
 };
 
@@ -174,6 +179,15 @@ struct hwcsum_rxq {
 	void *sub_rxq;
 } __rte_cache_aligned;
 
+/* Most segments one TSO packet may make (tx_prepare refuses more). */
+#define HWCSUM_TSO_MAX_SEGS 256
+
+/* Segments of one TSO packet the sub-port has not taken yet. */
+struct hwcsum_tso_pending {
+	uint16_t head, n;
+	struct rte_mbuf *segs[HWCSUM_TSO_MAX_SEGS];
+};
+
 struct hwcsum_txq {
 	uint16_t port_id;
 	uint16_t sub_port;
@@ -185,6 +199,7 @@ struct hwcsum_txq {
 	eth_tx_burst_t sub_tx_burst;
 	void *sub_txq;
 	uint64_t request_mask;	/* hwcsum_tx_request_mask(), for the look */
+	struct hwcsum_tso_pending tso;	/* sent before anything else */
 } __rte_cache_aligned;
 
 /* ------------------------------------------------------- the port */
@@ -199,6 +214,8 @@ struct hwcsum_sub_caps {
 	bool ip_hw;		/* IPv4 header checksum at l2_len */
 	bool sctp_hw;
 	uint16_t max_segs;	/* the sub-port's nb_seg_max; 0: no limit known */
+	uint64_t tso;		/* TSO offloads the application configured */
+	uint64_t tso_hw;	/* those the sub-port segments itself */
 };
 
 struct hwcsum_private {
@@ -328,8 +345,14 @@ extern const struct eth_dev_ops hwcsum_dev_ops;
 			    RTE_ETH_TX_OFFLOAD_SCTP_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_OUTER_IPV4_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_OUTER_UDP_CKSUM | \
-			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
-/* The checksum part of it: what the application will ask of TX bursts. */
+			    RTE_ETH_TX_OFFLOAD_MULTI_SEGS | \
+			    HWCSUM_TX_TSO_OFFLOADS)
+/* Segmentation: in software here, or by a sub-port that offers it. */
+#define HWCSUM_TX_TSO_OFFLOADS (RTE_ETH_TX_OFFLOAD_TCP_TSO | \
+				RTE_ETH_TX_OFFLOAD_VXLAN_TNL_TSO | \
+				RTE_ETH_TX_OFFLOAD_GENEVE_TNL_TSO | \
+				RTE_ETH_TX_OFFLOAD_UDP_TNL_TSO)
+/* The part the application will ask of TX bursts (checksums, TSO). */
 #define HWCSUM_TX_CSUM_OFFLOADS (HWCSUM_TX_OFFLOADS & \
 				 ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 #define HWCSUM_RX_CSUM_OFFLOADS (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | \
@@ -415,6 +438,17 @@ void hwcsum_tx_resolve(const struct hwcsum_private *priv,
 		       struct rte_mbuf **pkts, uint16_t n,
 		       struct hwcsum_txq_stats *st, int *ret);
 uint16_t hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n);
+
+/* ------------------------------------------------------ hwcsum_tso.c */
+
+/* A burst with a TSO packet, or with segments still pending. */
+uint16_t hwcsum_tso_burst(struct hwcsum_txq *txq, struct rte_mbuf **pkts,
+			  uint16_t n);
+/* tx_prepare's verdict on one TSO packet: 0, -EINVAL or -ENOTSUP. */
+int hwcsum_tso_validate(const struct hwcsum_private *priv,
+			const struct rte_mbuf *m);
+/* Free the segments a stopped or released queue still holds. */
+void hwcsum_tso_txq_drop(struct hwcsum_txq *txq);
 
 /* ------------------------------------------------------ hwcsum_rx.c */
 

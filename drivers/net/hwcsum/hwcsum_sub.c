@@ -21,6 +21,10 @@
 
 /* Offloads that make the sub-port's hardware checksum L4 at l2_len + l3_len. */
 #define SUB_L4_OFFLOADS (RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM)
+/* What a sub-port that segments needs to fill each segment's checksums. */
+#define SUB_TSO_CSUMS (SUB_L4_OFFLOADS | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
+		       RTE_ETH_TX_OFFLOAD_OUTER_IPV4_CKSUM | \
+		       RTE_ETH_TX_OFFLOAD_OUTER_UDP_CKSUM)
 /* The mbuf's l2_len (7 bits) + l3_len (9 bits): the farthest csum_start
  * any driver reading them can be told. */
 #define MBUF_MAX_CSUM_START (127 + 511)
@@ -300,6 +304,16 @@ hwcsum_sub_caps_decide(struct rte_eth_dev *dev, uint64_t *sub_tx_offloads)
 	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
 		c->tx_offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	c->max_segs = info.tx_desc_lim.nb_seg_max;
+	/* Segmentation the sub-port offers is its own (with the checksums a
+	 * segment needs); the rest is done in hwcsum_tso.c. */
+	c->tso = app & HWCSUM_TX_TSO_OFFLOADS;
+	c->tso_hw = c->tso & info.tx_offload_capa;
+	/* net_tap's TSO is rte_gso in software, which cuts TCP over IPv4
+	 * only and does not send the rest: ours does every shape. */
+	if (strcmp(priv->sub_driver, "net_tap") == 0)
+		c->tso_hw = 0;
+	if (c->tso_hw != 0)
+		c->tx_offloads |= c->tso_hw | (info.tx_offload_capa & SUB_TSO_CSUMS);
 	*sub_tx_offloads = c->tx_offloads;
 	return 0;
 }

@@ -117,7 +117,7 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	p->outer_l4 = outer_l4;
 	p->encap = encap;
 	if (fl & SEG_FLAGS)
-		return -ENOTSUP; /* hwcsum offers no segmentation offload */
+		return -ENOTSUP; /* segmentation is hwcsum_tso.c's, never here */
 	if (fl & priv->tx_partial_flag) {
 		/* The generic request wins over any DPDK L4 flag. */
 		const struct rte_pmd_hwcsum_csum *f = dynfield(priv, m);
@@ -703,6 +703,9 @@ hwcsum_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 			pkts[i + 2]->ol_flags | pkts[i + 3]->ol_flags;
 	for (; i < n; i++)
 		any |= pkts[i]->ol_flags;
+	/* One packet in, many out: segments keep their order (hwcsum_tso.c). */
+	if (unlikely((any & SEG_FLAGS) || txq->tso.n != 0))
+		return hwcsum_tso_burst(txq, pkts, n);
 	if (likely(!(any & request_mask(priv))))	/* nothing asked of us */
 		return hwcsum_sub_tx(txq, pkts, n);
 	return tx_burst_requests(txq, pkts, n);
@@ -823,9 +826,14 @@ hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n)
 
 		if (!(m->ol_flags & mask))
 			continue;
-		if (m->ol_flags != pp.ol_flags || m->tx_offload != pp.tx_offload)
-			prep_plan_make(priv, m, &pp);
-		ret = tx_validate(priv, m, &pp);
+		if (unlikely(m->ol_flags & SEG_FLAGS)) {
+			ret = hwcsum_tso_validate(priv, m);
+		} else {
+			if (m->ol_flags != pp.ol_flags ||
+			    m->tx_offload != pp.tx_offload)
+				prep_plan_make(priv, m, &pp);
+			ret = tx_validate(priv, m, &pp);
+		}
 		if (ret < 0) {
 			txq->stats.c[HWCSUM_TX_PREP_REFUSED]++;
 			rte_errno = -ret;

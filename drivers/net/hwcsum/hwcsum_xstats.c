@@ -29,6 +29,11 @@ const char *const hwcsum_tx_counter_names[HWCSUM_TX__COUNT] = {
 	[HWCSUM_TX_BAD_REQUEST] = "tx_bad_request_dropped",
 	[HWCSUM_TX_PREP_REFUSED] = "tx_prepare_refused",
 	[HWCSUM_TX_DROP_NO_SUB] = "tx_no_sub_port_dropped",
+	[HWCSUM_TX_TSO_SW] = "tx_tso_sw",
+	[HWCSUM_TX_TSO_SEGS] = "tx_tso_segments",
+	[HWCSUM_TX_TSO_HW] = "tx_tso_hw",
+	[HWCSUM_TX_TSO_NOMEM] = "tx_tso_no_mbufs",
+	[HWCSUM_TX_TSO_STOP_DROP] = "tx_tso_dropped_at_stop",
 };
 
 const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT] = {

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# TSO from an unmodified testpmd: its csum engine with `tso set` and
+# `tunnel_tso set` on a hwcsum port over net_pcap, which reads large TCP
+# frames (plain IPv4/IPv6, VXLAN/IPv4, GENEVE with options/IPv6; see
+# tso_pcap.py) and writes what hwcsum cut. Judged by tso_pcap.py (count,
+# order, sequence, IDs, lengths, flags, payload byte for byte) and tshark
+# (every IPv4, UDP and TCP checksum), with the outer UDP checksum by LCO
+# (outer-udp hw) and zero (outer-udp sw: testpmd zeroes it under TSO).
+PMD_SO=$1
+. "$(dirname "$0")/lib.sh"
+
+MSS=1400
+WORK=$(mktemp -d /var/tmp/hwcsum-tso.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PY=/usr/bin/python3
+GEN="$(dirname "$0")/tso_pcap.py"
+$PY "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+
+run() {
+	local outer_udp=$1
+	rm -f "$WORK/out.pcap"
+	# Port 0 is the net_pcap sub-port (owned, hidden); hwcsum is port 1.
+	{
+		echo "set fwd csum"
+		echo "port stop 1"
+		for f in ip tcp udp outer-ip; do echo "csum set $f hw 1"; done
+		echo "csum set outer-udp $outer_udp 1"
+		echo "csum parse-tunnel on 1"
+		echo "tso set $MSS 1"
+		echo "tunnel_tso set $MSS 1"
+		echo "port start 1"
+		echo "show port 1 tx_offload configuration"
+		echo "start"
+		echo "stop"
+		echo "show port xstats 1"
+		echo "quit"
+	} > "$WORK/cmds" 
+	OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
+		--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=$WORK/out.pcap" \
+		--vdev net_hwcsum0,sub=net_pcap0 \
+		-- -i --no-flush-rx --total-num-mbufs=4096 --nb-ports=1 \
+		< <(while read -r l; do
+			[ "$l" = "stop" ] && sleep 2	# net_pcap reads in.pcap once
+			echo "$l"
+		done < "$WORK/cmds") 2>&1)
+	RC=$?
+	[ "$RC" -eq 0 ] || fail "outer-udp $outer_udp: testpmd exited $RC"
+	grep -q "Invalid port" <<<"$OUT" && fail "outer-udp $outer_udp: testpmd said Invalid port"
+	# GRE and IP-in-IP are not UDP tunnels: testpmd says it leaves them off.
+	grep -Ei "(VXLAN|GENEVE|UDP).*not supported|TSO .*not supported by port" <<<"$OUT" &&
+		fail "outer-udp $outer_udp: testpmd says a TSO offload is not supported"
+	for o in TCP_TSO VXLAN_TNL_TSO GENEVE_TNL_TSO; do
+		grep -q "$o" <<<"$OUT" || fail "outer-udp $outer_udp: $o not configured"
+	done
+	local segs
+	segs=$($PY "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" $MSS)
+	if [ $? -ne 0 ]; then
+		fail "outer-udp $outer_udp: $(grep FAIL <<<"$segs" | head -5)"
+	else
+		pass "outer-udp $outer_udp: $(tail -1 <<<"$segs"), in order, payload byte for byte"
+	fi
+	local frames bad tcp_good zero_udp
+	frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
+	bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE \
+		-o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
+		-Y 'ip.checksum.status == 0 || udp.checksum.status == 0 || tcp.checksum.status == 0' \
+		2>/dev/null | wc -l)
+	tcp_good=$(tshark -r "$WORK/out.pcap" -o tcp.check_checksum:TRUE \
+		-Y 'tcp.checksum.status == 1' 2>/dev/null | wc -l)
+	zero_udp=$(tshark -r "$WORK/out.pcap" -Y 'udp && udp.checksum == 0' 2>/dev/null | wc -l)
+	[ "$bad" -eq 0 ] && [ "$frames" -gt 0 ] && [ "$tcp_good" -eq "$frames" ] &&
+		pass "outer-udp $outer_udp: tshark: $frames frames, every TCP checksum good, none bad" ||
+		fail "outer-udp $outer_udp: tshark: $frames frames, $bad with a bad checksum, $tcp_good TCP good"
+	if [ "$outer_udp" = sw ]; then
+		[ "$zero_udp" -gt 0 ] || fail "outer-udp sw: no outer UDP checksum is zero"
+	else
+		[ "$zero_udp" -eq 0 ] || fail "outer-udp hw: $zero_udp outer UDP checksums are zero"
+	fi
+	# testpmd asks TSO of the four frames longer than one segment.
+	local sw segs_x
+	sw=$(awk '$1 == "tx_tso_sw:" { print $2 }' <<<"$OUT")
+	segs_x=$(awk '$1 == "tx_tso_segments:" { print $2 }' <<<"$OUT")
+	[ "${sw:-0}" -eq 4 ] && [ "${segs_x:-0}" -eq 19 ] ||
+		fail "outer-udp $outer_udp: tx_tso_sw = ${sw:-none}, tx_tso_segments = ${segs_x:-none}, want 4 and 19"
+}
+
+run hw
+run sw
+finish
