@@ -23,6 +23,7 @@ PACKAGES=(
 	bc flex bison libelf-dev libssl-dev cpio kmod
 	iproute2 ethtool net-tools tcpdump tshark python3-scapy python3-matplotlib
 	ca-certificates
+	openvswitch-switch-dpdk
 )
 
 step() { STEP="$*"; echo "[setup] $*"; }
@@ -57,6 +58,13 @@ mapfile -t MISSING < <(missing_packages)
 if [ "${#MISSING[@]}" -gt 0 ]; then
 	apt_update
 	step "apt-get install ${MISSING[*]}"
+	# No service may start: Open vSwitch's would run beside the ovs
+	# suite's own switch. A policy-rc.d of ours only while installing.
+	POLICY=/usr/sbin/policy-rc.d
+	if [ ! -e "$POLICY" ]; then
+		printf '#!/bin/sh\nexit 101\n' >"$POLICY" && chmod 0755 "$POLICY"
+		trap 'rm -f "$POLICY"' EXIT
+	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends "${MISSING[@]}" >/dev/null ||
 		fail "apt-get install failed for: ${MISSING[*]}"

@@ -191,6 +191,14 @@ main(int argc, char **argv)
 	CHECK(rte_vdev_uninit("net_hwcsum0") == 0, "remove");
 	CHECK(rte_eth_dev_get_port_by_name("net_ring0", &(uint16_t){0}) != 0,
 	      "sub-port still open after hwcsum was removed");
+	/* Probed again over it (OVS's del-port/add-port): the sub-port's
+	 * device is probed again too, and works. */
+	CHECK(rte_vdev_init("net_hwcsum0", "sub=net_ring0") == 0,
+	      "probe again over the closed sub-port");
+	CHECK(rte_eth_dev_owner_get(port_of("net_ring0"), &owner) == 0 &&
+	      strcmp(owner.name, "net_hwcsum0") == 0, "owner is '%s'", owner.name);
+	check_loopback(port_of("net_hwcsum0"), mp);
+	CHECK(rte_vdev_uninit("net_hwcsum0") == 0, "remove again");
 	CHECK(rte_vdev_uninit("net_ring0") == 0, "remove ring");
 
 	/* The sub-port removed first: hwcsum must notice, not touch it. */

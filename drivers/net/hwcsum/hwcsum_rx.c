@@ -669,6 +669,27 @@ rx_checks_onepass(const struct rx_pkt *pk, uint32_t pkt_len, uint64_t sub,
 	return true;
 }
 
+/*
+ * A tunnel's inner GOOD stands only over an outer header that is not bad;
+ * over a bad one it becomes UNKNOWN. DPDK puts the inner verdicts in
+ * RX_IP/L4_CKSUM, but an application that never registered the tunnel
+ * reads them as the outer ones: Open vSwitch 3.1's VXLAN/GENEVE pop skips
+ * its own outer IPv4 and UDP checks on GOOD (docs/ovs.md). With UNKNOWN it
+ * checks, and an application reading DPDK's way drops the packet on its
+ * RX_OUTER_*_BAD flag as before.
+ */
+static uint64_t
+rx_inner_good_needs_outer(uint64_t fl)
+{
+	if ((fl & RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK) == RTE_MBUF_F_RX_OUTER_L4_CKSUM_BAD &&
+	    (fl & RTE_MBUF_F_RX_L4_CKSUM_MASK) == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+		fl &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	if ((fl & RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD) &&
+	    (fl & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD)
+		fl &= ~RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	return fl;
+}
+
 /* Our verdicts, from one COMPLETE sum; sub: a tunnel's outer L4 verdict kept. */
 static void
 rx_verdicts(const struct hwcsum_private *priv, struct rte_mbuf *m,
@@ -712,7 +733,8 @@ rx_verdicts(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		else if (pk->inner_st != CSUM_WALK_OK)
 			unknown = true;
 		else
-			fl |= rx_inner_flags(c.inner_ip, c.inner_l4, st, &unknown);
+			fl = rx_inner_good_needs_outer(fl |
+				rx_inner_flags(c.inner_ip, c.inner_l4, st, &unknown));
 	}
 	m->ol_flags |= fl;
 	if (unknown)

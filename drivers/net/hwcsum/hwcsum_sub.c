@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <bus_driver.h>
 #include <bus_pci_driver.h>
 #include <ethdev_driver.h>
 #include <rte_bus.h>
@@ -42,13 +43,68 @@ hwcsum_engine_name(enum csum_engine engine)
 	}
 }
 
+static int
+any_bus(const struct rte_bus *bus __rte_unused, const void *data __rte_unused)
+{
+	return 0;
+}
+
+static int
+name_differs(const struct rte_device *dev, const void *name)
+{
+	return strcmp(rte_dev_name(dev), name);
+}
+
+/*
+ * Closing a hwcsum port closes its sub-port, and ethdev then releases the
+ * sub-port's ethdev while its device stays probed. An application that
+ * detaches a port and attaches it again from the same devargs (OVS on
+ * del-port/add-port, and after a failed reconfigure) finds no sub-port the
+ * second time: the device is probed again from its own devargs, so the
+ * second attach finds what the first did.
+ */
+static int
+sub_reprobe(const char *name, const char *sub_name)
+{
+	char devargs[RTE_DEV_NAME_MAX_LEN + 1024];
+	const struct rte_devargs *da;
+	struct rte_device *sub = NULL;
+	struct rte_bus *bus;
+	int ret;
+
+	for (bus = rte_bus_find(NULL, any_bus, NULL); bus != NULL && sub == NULL;
+	     bus = rte_bus_find(bus, any_bus, NULL))
+		if (bus->find_device != NULL)
+			sub = bus->find_device(NULL, name_differs, sub_name);
+	if (sub == NULL || !rte_dev_is_probed(sub))
+		return -ENODEV;
+	da = rte_dev_devargs(sub);
+	ret = snprintf(devargs, sizeof(devargs), "%s%s%s", sub_name,
+		       da != NULL && da->args != NULL && da->args[0] != '\0' ? "," : "",
+		       da != NULL && da->args != NULL ? da->args : "");
+	if (ret < 0 || (size_t)ret >= sizeof(devargs))
+		return -E2BIG;
+	ret = rte_dev_remove(sub);
+	if (ret == 0)
+		ret = rte_dev_probe(devargs);
+	if (ret != 0)
+		HWCSUM_LOG(ERR, "%s: sub-port '%s' was closed with an earlier port; probing '%s' again failed: %s",
+			   name, sub_name, devargs, rte_strerror(-ret));
+	else
+		HWCSUM_LOG(INFO, "%s: sub-port '%s' was closed with an earlier port; probed '%s' again",
+			   name, sub_name, devargs);
+	return ret;
+}
+
 int
 hwcsum_sub_find(const char *name, const char *sub_name, uint16_t *sub_port)
 {
 	struct rte_eth_dev_owner owner;
 	int ret;
 
-	if (rte_eth_dev_get_port_by_name(sub_name, sub_port) != 0) {
+	if (rte_eth_dev_get_port_by_name(sub_name, sub_port) != 0 &&
+	    (sub_reprobe(name, sub_name) != 0 ||
+	     rte_eth_dev_get_port_by_name(sub_name, sub_port) != 0)) {
 		HWCSUM_LOG(ERR, "%s: sub-port '%s' does not exist (probe it first: put its --vdev or -a before %s)",
 			   name, sub_name, name);
 		return -ENODEV;

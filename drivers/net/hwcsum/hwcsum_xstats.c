@@ -5,7 +5,8 @@
  * net_failsafe merges its sub-devices').
  *
  * Order: TX counters, TX software reasons, RX counters, RX per tunnel type
- * (every type the registry knows, by bit), registry counters, sub-port.
+ * (every type the registry knows, by bit), registry counters, checksum
+ * error totals, sub-port.
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,6 +68,16 @@ static const char *const registry_names[] = {
 	"flow_masks",
 };
 
+/*
+ * Bad checksums at any depth, IP headers and L4. Applications that show
+ * only some xstats pick them by name: Open vSwitch 3.1 shows those ending
+ * in "_errors" or "_dropped", and would show none of rx_*_bad.
+ */
+static const char *const error_total_names[] = {
+	"rx_ip_csum_errors",
+	"rx_l4_csum_errors",
+};
+
 /* The software reasons: every csum_offload_reason but "ok". */
 #define N_REASONS (CSUM_OFFLOAD_R__COUNT - 1)
 
@@ -118,7 +129,8 @@ static unsigned int
 own_count(const struct hwcsum_private *priv)
 {
 	return HWCSUM_TX__COUNT + N_REASONS + HWCSUM_RX__COUNT +
-		__builtin_popcount(type_mask(priv)) + RTE_DIM(registry_names);
+		__builtin_popcount(type_mask(priv)) + RTE_DIM(registry_names) +
+		RTE_DIM(error_total_names);
 }
 
 static int
@@ -154,6 +166,8 @@ hwcsum_xstats_get_names(struct rte_eth_dev *dev,
 								  1u << i));
 	for (i = 0; i < RTE_DIM(registry_names); i++)
 		NAME("%s", registry_names[i]);
+	for (i = 0; i < RTE_DIM(error_total_names); i++)
+		NAME("%s", error_total_names[i]);
 #undef NAME
 	if (nsub == 0)
 		return n;
@@ -201,6 +215,8 @@ hwcsum_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	VALUE(priv->n_flow_hw);
 	VALUE(priv->n_flow_hw_refused);
 	VALUE(hwcsum_flow_n_masks(priv));
+	VALUE(rx.c[HWCSUM_RX_IP_BAD] + rx.c[HWCSUM_RX_OUTER_IP_BAD]);
+	VALUE(rx.c[HWCSUM_RX_L4_BAD] + rx.c[HWCSUM_RX_OUTER_L4_BAD]);
 #undef VALUE
 	if (nsub == 0)
 		return n;
