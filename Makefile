@@ -22,15 +22,18 @@ MESON_TEST  = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full
 TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # UBSan only prints by default; a report must fail the test. The install
-# suite checks where files go, not memory: the normal build runs it.
+# suite checks where files go, not memory, and the secondary suite runs
+# DPDK's uninstrumented tools against testpmd: the normal build runs them.
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --no-suite install
+	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
+	--no-suite install --no-suite secondary
 # make test runs each test once. The host suites run on the ASan + UBSan
 # build, whose run checks all that the normal build's would and more; the
 # normal build runs what that one cannot: the QEMU guests (suite kernel:
-# they boot its PMD and applications uninstrumented), ThreadSanitizer and
-# the install check. `make check` runs the host suites on the normal build.
-NORMAL_ONLY = --suite kernel --suite tsan --suite install
+# they boot its PMD and applications uninstrumented), ThreadSanitizer, the
+# install check and DPDK's multi-process tools (suite secondary). `make
+# check` runs the host suites on the normal build.
+NORMAL_ONLY = --suite kernel --suite tsan --suite install --suite secondary
 
 .PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare clean
 
