@@ -19,15 +19,15 @@ print(d[0]["name"], d[0].get("params", "")) if len(d) == 1 else print("")
 [ "$NAME" = net_hwcsum ] && pass "dpdk-pmdinfo.py shows net_hwcsum" ||
 	fail "dpdk-pmdinfo.py shows no net_hwcsum: $INFO"
 
-# The README's copy: the line after "dpdk-pmdinfo.py" in a code block.
-DOC=$(awk '/^\$ dpdk-pmdinfo.py/ { getline; print; exit }' "$README" |
+# The README's copy: the "params" line of the output it shows.
+DOC=$(awk '/^\$ dpdk-pmdinfo.py/ { on = 1 } on && /^```/ { exit } on' "$README" |
 	sed -n 's/.*"params": "\(.*\)".*/\1/p')
 [ -n "$DOC" ] || fail "no dpdk-pmdinfo.py output in $README"
 [ "$PARAMS" = "$DOC" ] && pass "params match the README: $PARAMS" ||
 	fail "params '$PARAMS', README '$DOC'"
 
 # Every key once, and the same keys as the devargs table.
-keys=$(tr ' ' '\n' <<<"$PARAMS" | sed 's/=.*//' | sort)
+keys=$(grep -o '\(^\| \)[a-z_]*=' <<<"$PARAMS" | tr -d ' =' | sort)
 table=$(sed -n '/^### `net_hwcsum` devargs/,/^The sub-port must/p' "$README" |
 	awk -F'|' '/^\| `[a-z_]*` \|/ { gsub(/[` ]/, "", $2); print $2 }' | sort)
 [ -n "$table" ] && [ "$keys" = "$table" ] &&

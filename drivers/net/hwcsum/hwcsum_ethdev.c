@@ -185,8 +185,9 @@ RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum, HWCSUM_PARAM_STRING);
 /*
  * What dpdk-pmdinfo.py reads. DPDK's own build generates it from the two
  * registrations above with buildtools/pmdinfogen.py, which Debian does not
- * ship; the parameter string holds no character JSON would escape.
+ * ship; the parameter string holds no character JSON would escape. The
+ * script wants "pci_ids" in every entry, a vdev's too.
  */
 static const char hwcsum_pmd_info[] __rte_used =
 	"PMD_INFO_STRING= {\"name\": \"net_hwcsum\", \"params\": \""
-	HWCSUM_PARAM_STRING "\"}";
+	HWCSUM_PARAM_STRING "\", \"pci_ids\": []}";
