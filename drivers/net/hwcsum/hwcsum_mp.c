@@ -42,16 +42,14 @@ struct hwcsum_mp_param {
 	int32_t result;
 };
 
-/* The primary's heap state, copied into the shared view (under its lock). */
+/* In the primary: the heap state the view holds, computed now. */
 static void
-hwcsum_view_fill(struct rte_eth_dev *dev)
+hwcsum_view_compute(struct rte_eth_dev *dev, struct hwcsum_view *v)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct hwcsum_view *v = &priv->view;
 	unsigned int mask, i;
 
 	mask = priv->registry != NULL ? udp_tunnel_type_mask(priv->registry) : 0;
-	rte_spinlock_lock(&priv->view_lock);
 	memset(v, 0, sizeof(*v));
 	v->type_mask = mask;
 	for (i = 0; i < UDP_TUNNEL_MAX_TYPES; i++)
@@ -61,7 +59,6 @@ hwcsum_view_fill(struct rte_eth_dev *dev)
 				sizeof(v->type_names[i]));
 	v->not_fitted = hwcsum_tunnel_not_fitted(dev);
 	v->flow_masks = hwcsum_flow_n_masks(priv);
-	rte_spinlock_unlock(&priv->view_lock);
 }
 
 /* In the primary: a secondary asks for a fresh view of one port. */
@@ -80,7 +77,15 @@ hwcsum_mp_view_action(const struct rte_mp_msg *msg, const void *peer)
 	    rte_eth_devices[p->port_id].dev_ops != &hwcsum_dev_ops) {
 		p->result = -ENODEV;
 	} else {
-		hwcsum_view_fill(&rte_eth_devices[p->port_id]);
+		struct rte_eth_dev *dev = &rte_eth_devices[p->port_id];
+		struct hwcsum_private *priv = hwcsum_priv(dev);
+		struct hwcsum_view v;
+
+		/* Computed first: the spinlock is held for the copy only. */
+		hwcsum_view_compute(dev, &v);
+		rte_spinlock_lock(&priv->view_lock);
+		priv->view = v;
+		rte_spinlock_unlock(&priv->view_lock);
 		p->result = 0;
 	}
 	return rte_mp_reply(&reply, peer);
@@ -139,9 +144,12 @@ hwcsum_view_get(struct rte_eth_dev *dev, struct hwcsum_view *out)
 	struct hwcsum_private *priv = hwcsum_priv(dev);
 	int ret;
 
-	if (rte_eal_process_type() == RTE_PROC_PRIMARY)
-		hwcsum_view_fill(dev);
-	else if ((ret = hwcsum_view_request(dev)) != 0)
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY) {
+		hwcsum_view_compute(dev, out);
+		return 0;
+	}
+	ret = hwcsum_view_request(dev);
+	if (ret != 0)
 		return ret;
 	rte_spinlock_lock(&priv->view_lock);
 	*out = priv->view;

@@ -262,7 +262,7 @@ struct hwcsum_private {
 	unsigned int n_flow_hw;		/* rules also in the sub-port */
 	unsigned int n_flow_hw_refused;	/* offered, refused by the sub-port */
 
-	/* Filled by the primary, read by any process (hwcsum_mp.c). */
+	/* Filled by the primary when a secondary asks (hwcsum_mp.c). */
 	rte_spinlock_t view_lock;
 	struct hwcsum_view view;
 };
