@@ -22,18 +22,19 @@ MESON_TEST  = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full
 TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # UBSan only prints by default; a report must fail the test. The install
-# suite checks where files go, not memory, and the ovs suite runs Open
-# vSwitch, which is not instrumented: the normal build runs both.
+# suite checks where files go, not memory; the ovs suite runs Open vSwitch
+# and the secondary suite DPDK's tools against testpmd, none instrumented:
+# the normal build runs those three.
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --no-suite install \
-	--no-suite ovs
+	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
+	--no-suite install --no-suite ovs --no-suite secondary
 # make test runs each test once. The host suites run on the ASan + UBSan
 # build, whose run checks all that the normal build's would and more; the
 # normal build runs what that one cannot: the QEMU guests (suite kernel:
 # they boot its PMD and applications uninstrumented), ThreadSanitizer, the
-# install check and Open vSwitch (suite ovs). `make check` runs the host
-# suites on the normal build.
-NORMAL_ONLY = --suite kernel --suite tsan --suite install --suite ovs
+# install check, Open vSwitch (suite ovs) and DPDK's multi-process tools
+# (suite secondary). `make check` runs the host suites on the normal build.
+NORMAL_ONLY = --suite kernel --suite tsan --suite install --suite ovs --suite secondary
 
 .PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare clean
 

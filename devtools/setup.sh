@@ -22,6 +22,7 @@ PACKAGES=(
 	qemu-system-x86 linux-source-6.1 linux-source-6.12 busybox-static
 	bc flex bison libelf-dev libssl-dev cpio kmod
 	iproute2 ethtool net-tools tcpdump tshark python3-scapy python3-matplotlib
+	python3-pyelftools
 	ca-certificates
 	openvswitch-switch-dpdk
 )

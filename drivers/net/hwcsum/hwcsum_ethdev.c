@@ -3,7 +3,8 @@
  * net_hwcsum: a vdev stacked on one sub-port (see hwcsum_args.c for the
  * devargs). Probe owns the sub-port (hwcsum_sub.c), registers the mbuf
  * contract of rte_pmd_hwcsum.h and the port's tunnel registry device
- * (hwcsum_tunnel.c).
+ * (hwcsum_tunnel.c). A secondary process attaches to the primary's port
+ * (hwcsum_mp.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,10 +83,8 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 	uint16_t sub_port;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		HWCSUM_LOG(ERR, "%s: secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return hwcsum_probe_secondary(vdev);
 	ret = hwcsum_args_parse(name, rte_vdev_device_args(vdev), &args);
 	if (ret != 0)
 		return ret;
@@ -126,6 +125,12 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 		goto err_unown;
 	}
 	hwcsum_telemetry_register();
+	ret = hwcsum_mp_init();
+	if (ret != 0) {
+		hwcsum_flow_uninit(dev);
+		hwcsum_tunnel_uninit(dev);
+		goto err_unown;
+	}
 
 	hwcsum_set_burst_fn(dev);
 	rte_eth_dev_probing_finish(dev);
@@ -165,14 +170,25 @@ static struct rte_vdev_driver hwcsum_vdev_driver = {
 };
 
 RTE_PMD_REGISTER_VDEV(net_hwcsum, hwcsum_vdev_driver);
-RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum,
-	"sub=<port name> "
-	"tx_engine=auto|generic|parse|none "
-	"rx=auto|on|off "
-	"registry=port|shared "
-	"tables=<n>:<type>[+<type>...][/...] "
-	"tunnel_ports=<type>:<udp port>[/...] "
-	"tables_open_only=0|1 "
-	"static_iana_vxlan=0|1 "
-	"tables_shared=<name> "
-	"rx_partial_seed=auto|on|off");
+/* The devargs as "key=values" words, as DPDK's drivers give them. */
+#define HWCSUM_PARAM_STRING \
+	"sub=<port name> " \
+	"tx_engine=auto|generic|parse|none " \
+	"rx=auto|on|off " \
+	"registry=port|shared " \
+	"tables=<n>:<type>[+<type>...][/...] " \
+	"tunnel_ports=<type>:<udp port>[/...] " \
+	"tables_open_only=0|1 " \
+	"static_iana_vxlan=0|1 " \
+	"tables_shared=<name> " \
+	"rx_partial_seed=auto|on|off"
+RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum, HWCSUM_PARAM_STRING);
+/*
+ * What dpdk-pmdinfo.py reads. DPDK's own build generates it from the two
+ * registrations above with buildtools/pmdinfogen.py, which Debian does not
+ * ship; the parameter string holds no character JSON would escape. The
+ * script wants "pci_ids" in every entry, a vdev's too.
+ */
+static const char hwcsum_pmd_info[] __rte_used =
+	"PMD_INFO_STRING= {\"name\": \"net_hwcsum\", \"params\": \""
+	HWCSUM_PARAM_STRING "\", \"pci_ids\": []}";

@@ -488,3 +488,30 @@ const struct eth_dev_ops hwcsum_dev_ops = {
 	.udp_tunnel_port_del = hwcsum_udp_tunnel_port_del,
 	.flow_ops_get = hwcsum_flow_ops_get,
 };
+
+/* Nothing of a secondary's own to free: the primary closes the port. */
+static int
+hwcsum_secondary_close(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+/*
+ * A secondary process's ops (hwcsum_mp.c): those that read shared data or
+ * ask the sub-port, whose own ops in this process are its driver's.
+ */
+const struct eth_dev_ops hwcsum_secondary_ops = {
+	.dev_close = hwcsum_secondary_close,
+	.dev_infos_get = hwcsum_dev_infos_get,
+	.rxq_info_get = hwcsum_rxq_info_get,
+	.txq_info_get = hwcsum_txq_info_get,
+	.link_update = hwcsum_link_update,
+	.stats_get = hwcsum_stats_get,
+	.stats_reset = hwcsum_stats_reset,
+	.promiscuous_enable = hwcsum_promiscuous_enable,
+	.promiscuous_disable = hwcsum_promiscuous_disable,
+	.dev_supported_ptypes_get = hwcsum_dev_supported_ptypes_get,
+	.xstats_get = hwcsum_xstats_get,
+	.xstats_get_names = hwcsum_xstats_get_names,
+	.xstats_reset = hwcsum_xstats_reset,
+};

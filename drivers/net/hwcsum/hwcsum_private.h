@@ -15,6 +15,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
+#include <rte_spinlock.h>
 
 #include "csum_offload.h"
 #include "hwcsum_flow.h"
@@ -218,6 +219,17 @@ struct hwcsum_sub_caps {
 	uint64_t tso_hw;	/* those the sub-port segments itself */
 };
 
+/*
+ * What the xstats read from the primary's heap (the registry, the flow
+ * table), copied where a secondary process can read it (hwcsum_mp.c).
+ */
+struct hwcsum_view {
+	unsigned int type_mask;	/* the registry's tunnel types, by bit */
+	char type_names[UDP_TUNNEL_MAX_TYPES][UDP_TUNNEL_NAME_MAX];
+	uint64_t not_fitted;	/* hwcsum_tunnel_not_fitted() */
+	uint64_t flow_masks;	/* hwcsum_flow_n_masks() */
+};
+
 struct hwcsum_private {
 	uint16_t port_id;
 	uint16_t sub_port;
@@ -271,6 +283,10 @@ struct hwcsum_private {
 	struct rte_rcu_qsbr *flow_qsbr;
 	unsigned int n_flow_hw;		/* rules also in the sub-port */
 	unsigned int n_flow_hw_refused;	/* offered, refused by the sub-port */
+
+	/* Filled by the primary when a secondary asks (hwcsum_mp.c). */
+	rte_spinlock_t view_lock;
+	struct hwcsum_view view;
 };
 
 static inline struct hwcsum_private *
@@ -323,6 +339,16 @@ hwcsum_rxq_flow_path(const struct hwcsum_rxq *rxq)
 /* The dynamic field and flags of rte_pmd_hwcsum.h (idempotent). */
 int hwcsum_dyn_register(struct hwcsum_private *priv);
 
+/* ------------------------------------------------------- hwcsum_mp.c */
+
+struct rte_vdev_device;
+/* Attach to the primary's port: read-only ops, refused bursts. */
+int hwcsum_probe_secondary(struct rte_vdev_device *vdev);
+/* In the primary: answer secondaries' view requests (once per process). */
+int hwcsum_mp_init(void);
+/* The view, fresh: filled here in the primary, asked of it in a secondary. */
+int hwcsum_view_get(struct rte_eth_dev *dev, struct hwcsum_view *out);
+
 /* ------------------------------------------------------ hwcsum_sub.c */
 
 int hwcsum_sub_find(const char *name, const char *sub_name, uint16_t *sub_port);
@@ -338,6 +364,8 @@ const char *hwcsum_engine_name(enum csum_engine engine);
 /* ------------------------------------------------------ hwcsum_ops.c */
 
 extern const struct eth_dev_ops hwcsum_dev_ops;
+/* What a secondary process may do: read, count, promiscuous mode, close. */
+extern const struct eth_dev_ops hwcsum_secondary_ops;
 /* Offloads hwcsum itself offers, whatever is underneath. */
 #define HWCSUM_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | \
 			    RTE_ETH_TX_OFFLOAD_UDP_CKSUM | \

@@ -28,9 +28,9 @@
  *   on an owned port, so such callbacks are NOT run: they belong on the
  *   hwcsum port, whose callbacks ethdev runs around these bursts.
  * - its debug checks and trace point (compiled out in release DPDK).
- * Queue structs live in shared memory, so caching process-local function
- * pointers is only right because hwcsum runs in the primary process alone
- * (probe refuses secondaries).
+ * Queue structs live in shared memory and these pointers are the primary's
+ * (each process loads drivers at addresses of its own): only the primary
+ * bursts. A secondary process gets bursts that refuse (hwcsum_mp.c).
  */
 #include <ethdev_driver.h>
 #include <rte_ethdev.h>

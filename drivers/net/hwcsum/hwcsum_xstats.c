@@ -120,16 +120,10 @@ hwcsum_rx_totals(struct rte_eth_dev *dev, struct hwcsum_rxq_stats *out)
 }
 
 static unsigned int
-type_mask(const struct hwcsum_private *priv)
-{
-	return priv->registry != NULL ? udp_tunnel_type_mask(priv->registry) : 0;
-}
-
-static unsigned int
-own_count(const struct hwcsum_private *priv)
+own_count(const struct hwcsum_view *view)
 {
 	return HWCSUM_TX__COUNT + N_REASONS + HWCSUM_RX__COUNT +
-		__builtin_popcount(type_mask(priv)) + RTE_DIM(registry_names) +
+		__builtin_popcount(view->type_mask) + RTE_DIM(registry_names) +
 		RTE_DIM(error_total_names);
 }
 
@@ -146,11 +140,16 @@ hwcsum_xstats_get_names(struct rte_eth_dev *dev,
 			struct rte_eth_xstat_name *names, unsigned int size)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	unsigned int own = own_count(priv), n = 0, i;
-	unsigned int mask = type_mask(priv);
 	struct rte_eth_xstat_name *sub;
+	struct hwcsum_view view;
+	unsigned int own, n = 0, i;
 	int nsub = sub_count(priv), got;
 
+	/* Type names live in the registry: a secondary asks the primary. */
+	got = hwcsum_view_get(dev, &view);
+	if (got != 0)
+		return got;
+	own = own_count(&view);
 	if (names == NULL || size < own + (unsigned int)nsub)
 		return own + nsub;
 #define NAME(...) snprintf(names[n++].name, RTE_ETH_XSTATS_NAME_SIZE, __VA_ARGS__)
@@ -161,9 +160,8 @@ hwcsum_xstats_get_names(struct rte_eth_dev *dev,
 	for (i = 0; i < HWCSUM_RX__COUNT; i++)
 		NAME("%s", hwcsum_rx_counter_names[i]);
 	for (i = 0; i < UDP_TUNNEL_MAX_TYPES; i++)
-		if (mask & (1u << i))
-			NAME("rx_tunnel_%s", udp_tunnel_type_name(priv->registry,
-								  1u << i));
+		if (view.type_mask & (1u << i))
+			NAME("rx_tunnel_%s", view.type_names[i]);
 	for (i = 0; i < RTE_DIM(registry_names); i++)
 		NAME("%s", registry_names[i]);
 	for (i = 0; i < RTE_DIM(error_total_names); i++)
@@ -187,12 +185,16 @@ hwcsum_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 		  unsigned int size)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	unsigned int own = own_count(priv), n = 0, i;
-	unsigned int mask = type_mask(priv);
 	struct hwcsum_txq_stats tx;
 	struct hwcsum_rxq_stats rx;
+	struct hwcsum_view view;
+	unsigned int own, n = 0, i;
 	int nsub = sub_count(priv), got;
 
+	got = hwcsum_view_get(dev, &view);
+	if (got != 0)
+		return got;
+	own = own_count(&view);
 	if (xstats == NULL || size < own + (unsigned int)nsub)
 		return own + nsub;
 	hwcsum_tx_totals(dev, &tx);
@@ -205,16 +207,16 @@ hwcsum_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xstats,
 	for (i = 0; i < HWCSUM_RX__COUNT; i++)
 		VALUE(rx.c[i]);
 	for (i = 0; i < UDP_TUNNEL_MAX_TYPES; i++)
-		if (mask & (1u << i))
+		if (view.type_mask & (1u << i))
 			VALUE(rx.tunnel[i]);
-	VALUE(hwcsum_tunnel_not_fitted(dev));
+	VALUE(view.not_fitted);
 	VALUE(priv->tunnel_push_ok);
 	VALUE(priv->tunnel_push_fail);
 	VALUE(priv->tunnel_replays);
 	VALUE(priv->n_flow_rules);
 	VALUE(priv->n_flow_hw);
 	VALUE(priv->n_flow_hw_refused);
-	VALUE(hwcsum_flow_n_masks(priv));
+	VALUE(view.flow_masks);
 	VALUE(rx.c[HWCSUM_RX_IP_BAD] + rx.c[HWCSUM_RX_OUTER_IP_BAD]);
 	VALUE(rx.c[HWCSUM_RX_L4_BAD] + rx.c[HWCSUM_RX_OUTER_L4_BAD]);
 #undef VALUE
