@@ -136,7 +136,7 @@ rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
 	uint32_t end = RTE_MIN(v->len, pk->udp_end);
 	int ret;
 
-	pk->type = udp_tunnel_lookup(reg, be16_at(v->p + pk->outer.l4_off + 2));
+	pk->type = udp_tunnel_lookup_inline(reg, be16_at(v->p + pk->outer.l4_off + 2));
 	if (pk->type == 0)
 		return;
 	/* The built-in VXLAN bit always runs the built-in parser: inline. */
@@ -242,8 +242,24 @@ l4_ptype(const struct csum_walk *w, bool inner)
 	}
 }
 
+/* Built-in types have fixed bits; DPDK has no value for GUE or others. */
+static inline uint32_t
+tunnel_ptype(unsigned int type)
+{
+	switch (type) {
+	case UDP_TUNNEL_TYPE_VXLAN:
+		return RTE_PTYPE_TUNNEL_VXLAN;
+	case UDP_TUNNEL_TYPE_GENEVE:
+		return RTE_PTYPE_TUNNEL_GENEVE;
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:
+		return RTE_PTYPE_TUNNEL_VXLAN_GPE;
+	default:
+		return 0;
+	}
+}
+
 static uint32_t
-rx_ptype(const struct hwcsum_private *priv, const struct rx_pkt *pk)
+rx_ptype(const struct rx_pkt *pk)
 {
 	uint32_t pt = 0;
 
@@ -255,7 +271,7 @@ rx_ptype(const struct hwcsum_private *priv, const struct rx_pkt *pk)
 	pt |= l3_ptype(&pk->outer, false) | l4_ptype(&pk->outer, false);
 	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN)
 		return pt;
-	pt |= hwcsum_tunnel_ptype(priv->registry, pk->type);
+	pt |= tunnel_ptype(pk->type);
 	if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN && !pk->inner_l2)
 		return pt;
 	if (pk->inner_l2 && pk->inner.l3_off != 0)
@@ -746,7 +762,7 @@ rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	m->ol_flags &= ~(RX_CKSUM_FLAGS | priv->rx_complete_flag);
 	view_get(m, v);
 	rx_parse(priv, v, m->pkt_len, pk);
-	m->packet_type = rx_ptype(priv, pk);
+	m->packet_type = rx_ptype(pk);
 	m->tx_offload = rx_hdr_lens(pk);
 	if (pk->tunnel == RX_TUNNEL_MALFORMED)
 		st->c[HWCSUM_RX_TUNNEL_MALFORMED]++;
@@ -987,17 +1003,7 @@ uint32_t
 hwcsum_tunnel_ptype(const struct udp_tunnel_registry *reg __rte_unused,
 		    unsigned int type)
 {
-	/* Built-in types have fixed bits; DPDK has no value for GUE or others. */
-	switch (type) {
-	case UDP_TUNNEL_TYPE_VXLAN:
-		return RTE_PTYPE_TUNNEL_VXLAN;
-	case UDP_TUNNEL_TYPE_GENEVE:
-		return RTE_PTYPE_TUNNEL_GENEVE;
-	case UDP_TUNNEL_TYPE_VXLAN_GPE:
-		return RTE_PTYPE_TUNNEL_VXLAN_GPE;
-	default:
-		return 0;
-	}
+	return tunnel_ptype(type);
 }
 
 unsigned int
