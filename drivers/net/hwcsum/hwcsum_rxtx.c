@@ -130,6 +130,7 @@ hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		if (dev->data->tx_queues[i] != NULL)
 			hwcsum_sub_txq_bind(dev->data->tx_queues[i]);
+	hwcsum_flow_rxq_look(dev);
 	dev->rx_pkt_burst = priv->rx_work ? hwcsum_rx_burst : hwcsum_rx_burst_raw;
 	/* Both are right for any packet; which one only changes the cost. */
 	tx_pass = !(dev->data->dev_conf.txmode.offloads & HWCSUM_TX_CSUM_OFFLOADS);
