@@ -43,14 +43,17 @@ csum_add(uint32_t a, uint32_t b)
 }
 
 /*
- * Plain C sum of len bytes (at most 1 GiB), folded to 32 bits: 8-byte loads
+ * Plain C sum of len bytes (at most 1 GiB), not folded: 8-byte loads
  * split into 32-bit halves over two 64-bit accumulators, so no carry is
- * ever lost and the two add chains run in parallel. Every implementation
- * of csum_partial() uses it for what is too short for vectors, and
- * csum_partial_small() inline; not for direct use.
+ * ever lost and the two add chains run in parallel. The result is a plain
+ * integer congruent to the 16-bit ones' complement sum modulo 0xffff, and
+ * 0 only for all-zero bytes: such sums of pieces of one buffer add as
+ * integers and fold once (csum_fold64()). Every implementation of
+ * csum_partial() uses it, folded (csum_scalar_block()), for what is too
+ * short for vectors; not for direct use.
  */
-static inline uint32_t
-csum_scalar_block(const void *buf, size_t len)
+static inline uint64_t
+csum_scalar_block64(const void *buf, size_t len)
 {
 	const uint8_t *p = (const uint8_t *)buf;
 	uint64_t lo = 0, hi = 0, v;
@@ -95,10 +98,23 @@ csum_scalar_block(const void *buf, size_t len)
 #else
 		lo += *p;
 #endif
-	v = lo + hi;
+	return lo + hi;
+}
+
+/** A 64-bit sum folded to 32 bits: the same congruence, 0 only for 0. */
+static inline uint32_t
+csum_fold64(uint64_t v)
+{
 	v = (v & 0xffffffff) + (v >> 32);
 	v = (v & 0xffffffff) + (v >> 32);
 	return (uint32_t)v;
+}
+
+/* csum_scalar_block64() folded: what csum_partial() returns. */
+static inline uint32_t
+csum_scalar_block(const void *buf, size_t len)
+{
+	return csum_fold64(csum_scalar_block64(buf, len));
 }
 
 /** Buffers up to this size are summed inline by csum_partial_small() (every
@@ -118,6 +134,29 @@ csum_partial_small(const void *buf, size_t len, uint32_t sum)
 	if (len > CSUM_SMALL_MAX)
 		return csum_partial(buf, len, sum);
 	return csum_add(sum, csum_scalar_block(buf, len));
+}
+
+/**
+ * csum_partial_small() before its fold: pieces of one packet summed with
+ * it add as plain integers (a piece at an odd offset rotated by
+ * csum_rotate64()) and are folded once with csum_fold64().
+ */
+static inline uint64_t
+csum_partial_small64(const void *buf, size_t len)
+{
+	if (len > CSUM_SMALL_MAX)
+		return csum_partial(buf, len, 0);
+	return csum_scalar_block64(buf, len);
+}
+
+/**
+ * A 64-bit sum of bytes seen one byte further on: 2^8 times it modulo
+ * 2^64 - 1, a multiple of 0xffff, so the congruence carries over.
+ */
+static inline uint64_t
+csum_rotate64(uint64_t sum)
+{
+	return (sum << 8) | (sum >> 56);
 }
 
 /** Ones' complement subtraction: the sum that, added to b, gives a. */

@@ -23,14 +23,6 @@
  */
 #define CSUM_VECTOR_MIN 128
 
-static inline uint32_t
-csum_fold64(uint64_t x)
-{
-	x = (x & 0xffffffff) + (x >> 32);
-	x = (x & 0xffffffff) + (x >> 32);
-	return (uint32_t)x;
-}
-
 /* Up to CSUM_CHUNK bytes in plain C (csum.h): what is too short for vectors. */
 static inline uint32_t
 csum_scalar_chunk(const uint8_t *p, size_t len)

@@ -183,6 +183,19 @@ int udp_tunnel_port_del(struct udp_tunnel_registry *reg, int family,
 unsigned int udp_tunnel_lookup(const struct udp_tunnel_registry *reg,
 		uint16_t port);
 
+/*
+ * udp_tunnel_lookup() inline, for a receive path that looks up every
+ * packet: the registry starts with its port map, one byte per port (type
+ * index + 1, 0 for none), which only this reads outside the library.
+ */
+static inline unsigned int
+udp_tunnel_lookup_inline(const struct udp_tunnel_registry *reg, uint16_t port)
+{
+	uint8_t val = __atomic_load_n((const uint8_t *)reg + port, __ATOMIC_ACQUIRE);
+
+	return val != 0 ? 1u << (val - 1) : 0;
+}
+
 /* ------------------------------------------------------------ devices */
 
 /* Flags of struct udp_tunnel_dev_info, same meaning as Linux's. */

@@ -72,6 +72,14 @@ struct ut_type {
 };
 
 struct udp_tunnel_registry {
+	/*
+	 * Data path: port -> type index + 1 (0 = no tunnel). One byte per
+	 * port, written only under the lock, read without it. First, so that
+	 * udp_tunnel_lookup_inline() (udp_tunnel.h) finds it at the
+	 * registry's address.
+	 */
+	_Atomic uint8_t port_map[UT_PORTS];
+
 	/* The control-path lock: every change and every callback under it. */
 	pthread_mutex_t lock;
 
@@ -91,11 +99,6 @@ struct udp_tunnel_registry {
 	struct ut_nic *work_tail;
 	bool worker_stop;
 
-	/*
-	 * Data path: port -> type index + 1 (0 = no tunnel). One byte per
-	 * port, written only under the lock, read without it.
-	 */
-	_Atomic uint8_t port_map[UT_PORTS];
 };
 
 /* log */

@@ -43,6 +43,10 @@ map_update(struct udp_tunnel_registry *reg, uint16_t port)
 	atomic_store_explicit(&reg->port_map[port], val, memory_order_release);
 }
 
+/* udp_tunnel_lookup_inline() reads the map at the registry's address. */
+_Static_assert(offsetof(struct udp_tunnel_registry, port_map) == 0,
+	       "the port map must come first");
+
 unsigned int
 udp_tunnel_lookup(const struct udp_tunnel_registry *reg, uint16_t port)
 {

@@ -340,6 +340,37 @@ test_small(void)
 	printf("csum_partial_small: checked against csum_partial, lengths 0-200\n");
 }
 
+/*
+ * 64-bit piece sums added as integers and folded once, against the
+ * 32-bit sum of the whole: a buffer cut at every pair of points, the
+ * pieces at odd offsets moved with csum_rotate64().
+ */
+static void
+test_pieces64(void)
+{
+	uint8_t buf[300];
+	unsigned int len, a, b, i;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)rng();
+	for (len = 0; len <= sizeof(buf); len += len < 64 ? 1 : 37)
+		for (a = 0; a <= len; a += 1 + a / 16)
+			for (b = a; b <= len; b += 1 + b / 16) {
+				uint64_t s = csum_partial_small64(buf, a);
+				uint64_t m = csum_partial_small64(buf + a, b - a);
+				uint64_t e = csum_partial_small64(buf + b, len - b);
+				uint16_t got, want;
+
+				s += (a & 1) ? csum_rotate64(m) : m;
+				s += (b & 1) ? csum_rotate64(e) : e;
+				got = csum_fold(csum_fold64(s));
+				want = csum_fold(csum_partial(buf, len, 0));
+				CHECK(got == want, "pieces64 len %u cut %u %u: %04x, csum_partial %04x",
+				      len, a, b, got, want);
+			}
+	printf("csum_partial_small64 pieces: checked against csum_partial\n");
+}
+
 int
 main(void)
 {
@@ -349,6 +380,7 @@ main(void)
 	rng_seed_from_env("test_csum_core");
 	test_dispatch();
 	test_small();
+	test_pieces64();
 	impls = csum_impl_list(&n);
 	for (i = 0; i < n; i++) {
 		if (!impls[i].supported()) {

@@ -17,7 +17,12 @@
  *   the registry has only the test's own user, the mempools are full and
  *   the C heap is where it was before the first rule.
  *
- * usage: test_flow_stress <librte_net_hwcsum.so | builtin> spread|stress [ops] [seed] [workers]
+ * look: the look at the flow state RX queues skip until the first rule
+ *   (rounds of: no rule, a rule created, flushed, steered packets left
+ *   over a restart), on the checksum burst or (rx=off) the pass-through.
+ * A last argument rx=off runs a mode on the pass-through burst.
+ *
+ * usage: test_flow_stress <librte_net_hwcsum.so | builtin> spread|stress|look [ops] [seed] [workers] [rx=off]
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -246,6 +251,8 @@ sub_create(const char *name)
 
 /* push mode: gives the sub-port an rte_flow before hwcsum takes it. */
 static void (*sub_hook)(uint16_t sub_port);
+/* rx= of the port: checksum work (on) or the pass-through burst (off). */
+static const char *hw_rx = "on";
 
 static int
 hw_start(void)
@@ -253,13 +260,15 @@ hw_start(void)
 	struct rte_eth_conf conf;
 	unsigned int i;
 	int ret, sub;
+	char args[64];
 
 	sub = sub_create("fst");
 	if (sub < 0)
 		return -ENOMEM;
 	if (sub_hook != NULL)
 		sub_hook((uint16_t)sub);
-	ret = rte_vdev_init("net_hwcsum0", "sub=net_ring_fst,rx=on");
+	snprintf(args, sizeof(args), "sub=net_ring_fst,rx=%s", hw_rx);
+	ret = rte_vdev_init("net_hwcsum0", args);
 	if (ret == 0)
 		ret = rte_eth_dev_get_port_by_name("net_hwcsum0", &hw_port);
 	memset(&conf, 0, sizeof(conf));
@@ -1106,6 +1115,126 @@ run_push(void)
 	       sub_hw.creates, sub_hw.destroys, sub_hw.refusals);
 }
 
+/* ------------------------------------------------------------ look */
+
+/* n plain UDP packets to PORT_PLAIN + 3 into the sub-port ring of q. */
+static void
+look_feed(struct queue *q, unsigned int n)
+{
+	struct rte_mbuf *pkts[BURST];
+	unsigned int i;
+
+	if (rte_pktmbuf_alloc_bulk(q->mp, pkts, n) != 0) {
+		CHECK(0, "queue %u: no mbufs", q->id);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		packet_build(pkts[i], K_PLAIN, 3);
+	i = rte_ring_enqueue_burst(q->rx, (void **)pkts, n, NULL);
+	CHECK(i == n, "queue %u: %u of %u packets fed", q->id, i, n);
+	rte_pktmbuf_free_bulk(pkts + i, n - i);
+}
+
+/* Poll q until a burst brings nothing; *marked counts those with mark. */
+static unsigned int
+look_poll(struct queue *q, uint32_t mark, unsigned int *marked)
+{
+	struct rte_mbuf *pkts[BURST];
+	unsigned int n, got = 0, i;
+
+	do {
+		n = rte_eth_rx_burst(hw_port, q->id, pkts, BURST);
+		for (i = 0; i < n; i++) {
+			CHECK(pkts[i]->port == hw_port, "queue %u: port %u on a packet",
+			      q->id, pkts[i]->port);
+			if ((pkts[i]->ol_flags & RTE_MBUF_F_RX_FDIR_ID) &&
+			    pkts[i]->hash.fdir.hi == mark)
+				(*marked)++;
+		}
+		got += n;
+		rte_pktmbuf_free_bulk(pkts, n);
+	} while (n > 0);
+	return got;
+}
+
+/*
+ * Every queue fed 5 + its index packets, then polled: each must bring
+ * back exactly want[q], marked[q] of them with the mark.
+ */
+static void
+look_round(const char *what, uint32_t mark, const unsigned int *want,
+	   const unsigned int *want_marked)
+{
+	unsigned int q, got, marked;
+
+	for (q = 0; q < NQ; q++)
+		look_feed(&queues[q], 5 + q);
+	/* The highest queue first: what is steered to 0 waits in its ring. */
+	for (q = NQ; q-- > 0;) {
+		marked = 0;
+		got = look_poll(&queues[q], mark, &marked);
+		CHECK(got == want[q] && marked == want_marked[q],
+		      "%s, rx=%s: queue %u brought %u packets, %u marked; %u and %u wanted",
+		      what, hw_rx, q, got, marked, want[q], want_marked[q]);
+	}
+}
+
+/*
+ * RX queues skip the look at the flow state until the first rule since
+ * the port's start (hwcsum_rxq_flow_path()): with no rule, each packet
+ * is delivered on its queue unmarked; once rte_flow_create() returned,
+ * every queue classifies; after a flush the look stays (plain delivery
+ * again) until a restart turns it off, unless the queue's steering ring
+ * still holds packets then. Several rounds, on the burst rx= chooses.
+ */
+static void
+run_look(unsigned int rounds)
+{
+	unsigned int own[NQ], none[NQ] = { 0 }, all[NQ] = { 0 }, left[NQ] = { 0 };
+	struct rule_def d = { .t = R_PLAIN_QUEUE, .param = 3, .queue = 0 };
+	struct rule_def to1 = { .t = R_PLAIN_QUEUE, .param = 3, .queue = 1 };
+	struct rte_flow_error err;
+	unsigned int r, q, marked;
+
+	for (q = 0; q < NQ; q++) {
+		own[q] = 5 + q;
+		all[0] += 5 + q;
+	}
+	left[1] = 9;
+	if (hw_start() != 0) {
+		CHECK(0, "port set-up");
+		return;
+	}
+	for (r = 0; r < rounds; r++) {
+		look_round("no rule", mark_of(&d), own, none);
+		CHECK(rule_create(&d, &err) != NULL, "create: %s", err.message);
+		look_round("a rule to queue 0", mark_of(&d), all, all);
+		CHECK(rte_flow_flush(hw_port, &err) == 0, "flush");
+		look_round("flushed", mark_of(&d), own, none);
+		/* Steered to queue 1 and left in its ring over a restart. */
+		CHECK(rule_create(&to1, &err) != NULL, "create: %s", err.message);
+		look_feed(&queues[0], 9);
+		marked = 0;
+		CHECK(look_poll(&queues[0], mark_of(&to1), &marked) == 0,
+		      "rx=%s: queue 0 kept packets of a rule to queue 1", hw_rx);
+		CHECK(rte_flow_flush(hw_port, &err) == 0, "flush");
+		CHECK(rte_eth_dev_stop(hw_port) == 0, "stop");
+		CHECK(rte_eth_dev_start(hw_port) == 0, "start");
+		for (q = 0; q < NQ; q++) {
+			marked = 0;
+			CHECK(look_poll(&queues[q], mark_of(&to1), &marked) == left[q] &&
+			      marked == left[q],
+			      "rx=%s: queue %u after a restart: not the %u steered packets",
+			      hw_rx, q, left[q]);
+		}
+		/* Restarted with an empty ring: no look again. */
+		CHECK(rte_eth_dev_stop(hw_port) == 0, "stop");
+		CHECK(rte_eth_dev_start(hw_port) == 0, "start");
+	}
+	hw_stop();
+	printf("look: %u rounds, rx=%s\n", rounds, hw_rx);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1113,7 +1242,7 @@ main(int argc, char **argv)
 	const char *mode;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s <librte_net_hwcsum.so | builtin> spread|stress [ops] [seed] [workers]\n",
+		fprintf(stderr, "usage: %s <librte_net_hwcsum.so | builtin> spread|stress|look [ops] [seed] [workers] [rx=off]\n",
 			argv[0]);
 		return 2;
 	}
@@ -1132,6 +1261,8 @@ main(int argc, char **argv)
 	n_ops = argc > 3 ? strtoul(argv[3], NULL, 0) : 5000;
 	rng_state = argc > 4 ? strtoull(argv[4], NULL, 0) | 1 : 1;
 	n_workers = argc > 5 ? strtoul(argv[5], NULL, 0) : 2;
+	if (argc > 6 && strcmp(argv[6], "rx=off") == 0)
+		hw_rx = "off";
 	if (stress_eal_init(argv[0], argv[1], "fstress") != 0)
 		return 1;
 	if (strcmp(mode, "spread") == 0)
@@ -1140,6 +1271,8 @@ main(int argc, char **argv)
 		run_push();
 	else if (strcmp(mode, "stress") == 0)
 		run_stress(n_ops, n_workers);
+	else if (strcmp(mode, "look") == 0)
+		run_look(n_ops);
 	else
 		CHECK(0, "unknown mode %s", mode);
 	rte_eal_cleanup();

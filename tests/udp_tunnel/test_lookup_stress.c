@@ -82,7 +82,9 @@ reader_main(void *arg)
 			} else if (port == 1) {
 				port = FLAP_BASE + (unsigned int)(xorshift(&s) %
 					(N_WRITERS * N_FLAP));
-				type = udp_tunnel_lookup(reg, (uint16_t)port);
+				/* Every other look through the inline reader. */
+				type = (i & 1) ? udp_tunnel_lookup_inline(reg, (uint16_t)port) :
+					udp_tunnel_lookup(reg, (uint16_t)port);
 				if (type != 0 && type != flap_type(port))
 					violation("flapping port has a foreign type",
 						port, type);
@@ -252,6 +254,12 @@ main(int argc, char **argv)
 		pthread_join(readers[i], NULL);
 
 	/* Quiescent now: the map must equal the model exactly. */
+	/* The inline reader sees the same map as udp_tunnel_lookup(). */
+	for (i = 0; i < 65536; i++)
+		if (udp_tunnel_lookup_inline(reg, (uint16_t)i) !=
+		    udp_tunnel_lookup(reg, (uint16_t)i))
+			violation("inline lookup differs", i,
+				  udp_tunnel_lookup_inline(reg, (uint16_t)i));
 	for (i = 0; i < N_WRITERS; i++)
 		for (k = 0; k < N_FLAP; k++) {
 			port = FLAP_BASE + i * N_FLAP + k;

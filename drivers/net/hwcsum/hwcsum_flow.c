@@ -20,6 +20,7 @@
 #include <rte_flow_driver.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "hwcsum_flow.h"
 #include "hwcsum_private.h"
@@ -50,6 +51,52 @@ hwcsum_flow_init(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/*
+ * Every RX queue of the port looks at the flow state from now on (they
+ * skip that look until then, hwcsum_rxq_flow_path()). Stored before the
+ * classifier is: a queue that another queue's burst steers to, having
+ * seen the classifier, was told to look first. A burst that read false
+ * just before is one that started before the rule, as one that read
+ * flow_active false always was.
+ */
+static void
+flow_rxq_look_on(struct hwcsum_private *priv)
+{
+	const struct rte_eth_dev_data *data = rte_eth_devices[priv->port_id].data;
+	struct hwcsum_rxq *q;
+	uint16_t i;
+
+	for (i = 0; i < data->nb_rx_queues; i++) {
+		q = data->rx_queues[i];
+		if (q != NULL)
+			__atomic_store_n(&q->flow_look, true, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * At start, under the rule lock: a queue skips the look while no rule
+ * nor isolated mode is published and its steering ring is empty. Only
+ * the first rule after that turns it back on (flow_rxq_look_on()), so
+ * after a flush the look stays until the next start.
+ */
+void
+hwcsum_flow_rxq_look(struct rte_eth_dev *dev)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	struct hwcsum_rxq *q;
+	uint16_t i;
+
+	pthread_mutex_lock(&priv->flow_lock);
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		q = dev->data->rx_queues[i];
+		if (q != NULL)
+			__atomic_store_n(&q->flow_look, priv->flow_active ||
+					 (q->steer != NULL && !rte_ring_empty(q->steer)),
+					 __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&priv->flow_lock);
+}
+
 /* Publish what the rule list now says; free the table it replaces. */
 static int
 flow_publish(struct hwcsum_private *priv)
@@ -70,6 +117,8 @@ flow_publish(struct hwcsum_private *priv)
 		if (t == NULL)
 			return -rte_errno;
 	}
+	if (t != NULL || priv->flow_isolated)
+		flow_rxq_look_on(priv);
 	old = priv->flow_table;
 	__atomic_store_n(&priv->flow_table, t, __ATOMIC_RELEASE);
 	__atomic_store_n(&priv->flow_active, t != NULL || priv->flow_isolated,

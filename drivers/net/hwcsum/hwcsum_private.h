@@ -178,6 +178,8 @@ struct hwcsum_rxq {
 	/* The sub-port queue's burst, called directly (hwcsum_rxtx.c). */
 	eth_rx_burst_t sub_rx_burst;
 	void *sub_rxq;
+	/* Set when rte_flow may concern this queue (hwcsum_rxq_flow_path()). */
+	bool flow_look;
 } __rte_cache_aligned;
 
 /* Most segments one TSO packet may make (tx_prepare refuses more). */
@@ -322,12 +324,18 @@ void __tsan_release(void *addr);
  * RX goes through the classifier while rules exist, and after the last
  * one is gone until the queue's steering ring is empty: packets other
  * queues steered here just before must not wait for the next rule.
+ * Until the first rule (or isolated mode) since the port's start, none
+ * of that can hold and flow_look, next to the sub-port's burst pointer,
+ * is the only look: no read of the port's flow state nor of the ring's
+ * two cache lines (hwcsum_flow_rxq_look()).
  */
 static inline bool
 hwcsum_rxq_flow_path(const struct hwcsum_rxq *rxq)
 {
 	const struct rte_ring *r = rxq->steer;
 
+	if (likely(!__atomic_load_n(&rxq->flow_look, __ATOMIC_RELAXED)))
+		return false;
 	/* rte_ring_empty() reads the tails other queues write non-atomically. */
 	return __atomic_load_n(&rxq->priv->flow_active, __ATOMIC_RELAXED) ||
 		(r != NULL && __atomic_load_n(&r->prod.tail, __ATOMIC_RELAXED) !=
@@ -569,6 +577,8 @@ int hwcsum_flow_apply(const struct hwcsum_flow_table *t, bool isolated,
 		      uint16_t queue, struct hwcsum_rxq_stats *st);
 /* The steering ring of an RX queue, created at setup, drained at release. */
 int hwcsum_flow_rxq_init(struct rte_eth_dev *dev, struct hwcsum_rxq *q);
+/* At start: each RX queue's flow_look from the rules and its ring. */
+void hwcsum_flow_rxq_look(struct rte_eth_dev *dev);
 void hwcsum_flow_rxq_fini(struct rte_eth_dev *dev, struct hwcsum_rxq *q);
 
 /* ------------------------------------------------ hwcsum_telemetry.c */

@@ -136,7 +136,7 @@ rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
 	uint32_t end = RTE_MIN(v->len, pk->udp_end);
 	int ret;
 
-	pk->type = udp_tunnel_lookup(reg, be16_at(v->p + pk->outer.l4_off + 2));
+	pk->type = udp_tunnel_lookup_inline(reg, be16_at(v->p + pk->outer.l4_off + 2));
 	if (pk->type == 0)
 		return;
 	/* The built-in VXLAN bit always runs the built-in parser: inline. */
@@ -242,8 +242,24 @@ l4_ptype(const struct csum_walk *w, bool inner)
 	}
 }
 
+/* Built-in types have fixed bits; DPDK has no value for GUE or others. */
+static inline uint32_t
+tunnel_ptype(unsigned int type)
+{
+	switch (type) {
+	case UDP_TUNNEL_TYPE_VXLAN:
+		return RTE_PTYPE_TUNNEL_VXLAN;
+	case UDP_TUNNEL_TYPE_GENEVE:
+		return RTE_PTYPE_TUNNEL_GENEVE;
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:
+		return RTE_PTYPE_TUNNEL_VXLAN_GPE;
+	default:
+		return 0;
+	}
+}
+
 static uint32_t
-rx_ptype(const struct hwcsum_private *priv, const struct rx_pkt *pk)
+rx_ptype(const struct rx_pkt *pk)
 {
 	uint32_t pt = 0;
 
@@ -255,7 +271,7 @@ rx_ptype(const struct hwcsum_private *priv, const struct rx_pkt *pk)
 	pt |= l3_ptype(&pk->outer, false) | l4_ptype(&pk->outer, false);
 	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN)
 		return pt;
-	pt |= hwcsum_tunnel_ptype(priv->registry, pk->type);
+	pt |= tunnel_ptype(pk->type);
 	if (pk->tunnel == RX_TUNNEL_INNER_UNKNOWN && !pk->inner_l2)
 		return pt;
 	if (pk->inner_l2 && pk->inner.l3_off != 0)
@@ -556,7 +572,7 @@ struct rx_l4 {
  * UDP length or TCP header that does not fit the IP datagram, a
  * jumbogram), which the general path then judges as it always did.
  */
-static inline bool
+static __rte_always_inline bool
 rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 {
 	uint32_t len;
@@ -593,26 +609,53 @@ rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 	return true;
 }
 
+/*
+ * The pieces below are 64-bit sums (csum_partial_small64()) added as plain
+ * integers and folded only where a verdict or COMPLETE needs 16 bits. A
+ * piece is under 2^37, the outer datagram (four pieces, each moved at most
+ * once) under 2^47, COMPLETE (moved once more) under 2^56: nothing wraps.
+ */
+
+/* A sum of bytes moved to the offset off (only an odd one changes it). */
+static inline uint64_t
+rx_at(uint64_t sum, uint32_t off)
+{
+	return (off & 1) ? csum_rotate64(sum) : sum;
+}
+
 /* The verdict of a datagram whose bytes sum to sum, seen from its start. */
 static inline int
-rx_l4_status(const struct rx_l4 *l, uint32_t sum, bool zero_ok, bool ipv6)
+rx_l4_status(const struct rx_l4 *l, uint64_t sum, bool zero_ok, bool ipv6)
 {
 	if (!l->verdict)
 		return -ENOENT;
 	if (l->udp_zero)
 		return !ipv6 || zero_ok ? CSUM_L4_NONE : CSUM_L4_BAD;
-	return csum_fold(csum_add(sum, l->pseudo)) == 0xffff ? CSUM_L4_GOOD :
+	return csum_fold(csum_fold64(sum + l->pseudo)) == 0xffff ? CSUM_L4_GOOD :
 		CSUM_L4_BAD;
 }
 
 /* Sum of the bytes [from, to) of p as seen from base (base <= from). */
-static inline uint32_t
+static inline uint64_t
 rx_piece(const uint8_t *p, uint32_t base, uint32_t from, uint32_t to)
 {
 	if (from == to)
 		return 0;
-	return csum_block_add(0, csum_partial_small(p + from, to - from, 0),
-			      from - base);
+	return rx_at(csum_partial_small64(p + from, to - from), from - base);
+}
+
+/* Sum of an IP header; the usual 20 bytes unrolled. */
+static inline uint64_t
+rx_hdr_sum64(const uint8_t *h, uint32_t hlen)
+{
+	return hlen == 20 ? csum_scalar_block64(h, 20) : csum_partial_small64(h, hlen);
+}
+
+/* An IPv4 header's check from its sum. */
+static inline bool
+rx_hdr_ok(uint64_t sum)
+{
+	return csum_fold(csum_fold64(sum)) == 0xffff;
 }
 
 /*
@@ -631,7 +674,8 @@ rx_checks_onepass(const struct rx_pkt *pk, uint32_t pkt_len, uint64_t sub,
 {
 	const uint8_t *p = pk->view->p;
 	const struct csum_walk *o = &pk->outer, *in = &pk->inner;
-	uint32_t l3 = o->l3_off, l4 = o->l4_off, ip_sum, dgram, inner_ip;
+	uint32_t l3 = o->l3_off, l4 = o->l4_off;
+	uint64_t ip_sum, dgram, inner_ip;
 	struct rx_l4 ol, il;
 	bool tunnel = pk->tunnel >= RX_TUNNEL_INNER_UNKNOWN;
 
@@ -640,32 +684,31 @@ rx_checks_onepass(const struct rx_pkt *pk, uint32_t pkt_len, uint64_t sub,
 	    !rx_l4_locate(p, o, &ol))
 		return false;
 	c->outer_ip = c->outer_l4 = c->inner_ip = c->inner_l4 = -ENOENT;
-	ip_sum = rx_hdr_sum(p + l3, l4 - l3);
+	ip_sum = rx_hdr_sum64(p + l3, l4 - l3);
 	if (tunnel && rx_inner_walked(pk)) {
 		if (!rx_l4_locate(p, in, &il))
 			return false;
-		inner_ip = rx_hdr_sum(p + in->l3_off, in->l4_off - in->l3_off);
-		dgram = csum_partial_small(p + in->l4_off, il.end - in->l4_off, 0);
+		inner_ip = rx_hdr_sum64(p + in->l3_off, in->l4_off - in->l3_off);
+		dgram = csum_partial_small64(p + in->l4_off, il.end - in->l4_off);
 		if (in->ip_version == 4)
-			c->inner_ip = csum_fold(inner_ip) == 0xffff;
+			c->inner_ip = rx_hdr_ok(inner_ip);
 		c->inner_l4 = rx_l4_status(&il, dgram, false, in->ip_version == 6);
 		/* The outer datagram: up to the inner IP header, then the pieces. */
-		dgram = csum_add(csum_add(csum_partial_small(p + l4, in->l3_off - l4, 0),
-					  csum_block_add(0, inner_ip, in->l3_off - l4)),
-				 csum_add(csum_block_add(0, dgram, in->l4_off - l4),
-					  rx_piece(p, l4, il.end, ol.end)));
+		dgram = csum_partial_small64(p + l4, in->l3_off - l4) +
+			rx_at(inner_ip, in->l3_off - l4) +
+			rx_at(dgram, in->l4_off - l4) + rx_piece(p, l4, il.end, ol.end);
 	} else {
-		dgram = csum_partial_small(p + l4, ol.end - l4, 0);
+		dgram = csum_partial_small64(p + l4, ol.end - l4);
 	}
 	if (o->ip_version == 4 && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
-		c->outer_ip = csum_fold(ip_sum) == 0xffff;
+		c->outer_ip = rx_hdr_ok(ip_sum);
 	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK))
 		/* RFC 6935: a tunnel over IPv6 may send a zero UDP checksum. */
 		c->outer_l4 = rx_l4_status(&ol, dgram, tunnel, o->ip_version == 6);
 	c->s.ok = true;
 	c->s.start = l3;
-	c->s.sum = csum_add(csum_add(ip_sum, csum_block_add(0, dgram, l4 - l3)),
-			    rx_piece(p, l3, ol.end, pkt_len));
+	c->s.sum = csum_fold64(ip_sum + rx_at(dgram, l4 - l3) +
+			       rx_piece(p, l3, ol.end, pkt_len));
 	return true;
 }
 
@@ -782,7 +825,7 @@ rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	m->ol_flags &= ~(RX_CKSUM_FLAGS | priv->rx_complete_flag);
 	view_get(m, v);
 	rx_parse(priv, v, m->pkt_len, pk);
-	m->packet_type = rx_ptype(priv, pk);
+	m->packet_type = rx_ptype(pk);
 	m->tx_offload = rx_hdr_lens(pk);
 	if (pk->tunnel == RX_TUNNEL_MALFORMED)
 		st->c[HWCSUM_RX_TUNNEL_MALFORMED]++;
@@ -1023,17 +1066,7 @@ uint32_t
 hwcsum_tunnel_ptype(const struct udp_tunnel_registry *reg __rte_unused,
 		    unsigned int type)
 {
-	/* Built-in types have fixed bits; DPDK has no value for GUE or others. */
-	switch (type) {
-	case UDP_TUNNEL_TYPE_VXLAN:
-		return RTE_PTYPE_TUNNEL_VXLAN;
-	case UDP_TUNNEL_TYPE_GENEVE:
-		return RTE_PTYPE_TUNNEL_GENEVE;
-	case UDP_TUNNEL_TYPE_VXLAN_GPE:
-		return RTE_PTYPE_TUNNEL_VXLAN_GPE;
-	default:
-		return 0;
-	}
+	return tunnel_ptype(type);
 }
 
 unsigned int
