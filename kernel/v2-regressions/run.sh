@@ -60,9 +60,9 @@ check() {
 		got=fail
 	fi
 	if [ "$got" = "$expect" ]; then
-		say "$name: ${got}s, as it must"
+		say "$name: $got, as it must"
 	else
-		say "$name: ${got}s, but must $expect"
+		say "$name: $got, but must $expect"
 		bad=1
 	fi
 	grep -E 'receiver:|tx_csum_sw|FAIL' "$WORK/out" | head -8 | sed 's/^/    /'
