@@ -482,6 +482,32 @@ test_seed_and_hdr(void)
 }
 
 /*
+ * A random packet with every checksum right, in flat (trailer included);
+ * returns DPDK's own value of its outer L4 checksum.
+ */
+static uint16_t
+build_all_right(struct pkt_opts *o, struct pkt_layout *lay)
+{
+	struct test_chain c;
+	struct rte_mbuf *m;
+
+	random_opts(o);
+	rng_fill(pkt, sizeof(pkt));
+	pkt_build(pkt, o, lay);
+	m = test_chain_build_random(&c, pkt, lay->len - lay->trailer, rng);
+	if (lay->encap)
+		csum_mbuf_lco(m, lay->outer.l4, lay->outer.csum_off,
+			      lay->inner.l4, lay->inner.csum_off);
+	csum_mbuf_apply_partial(m, lay->encap ? lay->inner.l4 : lay->outer.l4,
+				lay->encap ? lay->inner.csum_off : lay->outer.csum_off);
+	test_chain_flatten(m, flat);
+	test_chain_free(&c);
+	memcpy(flat + lay->len - lay->trailer, pkt + lay->len - lay->trailer,
+	       lay->trailer);
+	return dpdk_l4(flat, &lay->outer);
+}
+
+/*
  * A received partial checksum (virtio-net's NEEDS_CSUM: the field holds the
  * pseudo-header seed) is made right from the COMPLETE sum, and the sum
  * follows: the field equals DPDK's own computation, the updated sum a
@@ -502,21 +528,9 @@ test_resolve_received_partial(void)
 		uint16_t want;
 		int ret;
 
-		random_opts(&o);
-		rng_fill(pkt, sizeof(pkt));
-		pkt_build(pkt, &o, &lay);
 		/* Every checksum right, then the outer one back to its seed. */
-		m = test_chain_build_random(&c, pkt, lay.len - lay.trailer, rng);
-		if (lay.encap)
-			csum_mbuf_lco(m, lay.outer.l4, lay.outer.csum_off,
-				      lay.inner.l4, lay.inner.csum_off);
-		csum_mbuf_apply_partial(m, lay.encap ? lay.inner.l4 : lay.outer.l4,
-					lay.encap ? lay.inner.csum_off : lay.outer.csum_off);
-		test_chain_flatten(m, flat);
-		test_chain_free(&c);
-		want = dpdk_l4(flat, &lay.outer);
+		want = build_all_right(&o, &lay);
 		pkt_seed(flat, &lay.outer);
-		memcpy(flat + lay.len - lay.trailer, pkt + lay.len - lay.trailer, lay.trailer);
 		m = test_chain_build_random(&c, flat, lay.len, rng);
 
 		start = rng() & 1 ? lay.outer.l3 : rng_below(lay.outer.l3 + 1);
@@ -581,19 +595,7 @@ test_resolve_seed_only(void)
 		uint16_t want, wrong;
 		int ret;
 
-		random_opts(&o);
-		rng_fill(pkt, sizeof(pkt));
-		pkt_build(pkt, &o, &lay);
-		m = test_chain_build_random(&c, pkt, lay.len - lay.trailer, rng);
-		if (lay.encap)
-			csum_mbuf_lco(m, lay.outer.l4, lay.outer.csum_off,
-				      lay.inner.l4, lay.inner.csum_off);
-		csum_mbuf_apply_partial(m, lay.encap ? lay.inner.l4 : lay.outer.l4,
-					lay.encap ? lay.inner.csum_off : lay.outer.csum_off);
-		test_chain_flatten(m, flat);
-		test_chain_free(&c);
-		want = dpdk_l4(flat, &lay.outer);
-		memcpy(flat + lay.len - lay.trailer, pkt + lay.len - lay.trailer, lay.trailer);
+		want = build_all_right(&o, &lay);
 		start = rng() & 1 ? lay.outer.l3 : rng_below(lay.outer.l3 + 1);
 
 		/* Right already: GOOD, nothing written. */
