@@ -54,10 +54,17 @@ done
 # to what the peer's veth sent (at least 90 %: frames from before the port
 # started are not OVS's; a few more come from the switch's own kernel on
 # its veth end), not to a fixed number: b sends only ACKs, as many as its
-# delayed ACKs make (896 in one cold run, 384 in another).
+# delayed ACKs make. OVS writes statistics to its database every 5 s
+# (stats-update-interval), so the check waits for a snapshot taken after
+# the transfer: a cold run once read 19 of 2916.
 peer_tx() { in_ns "$1" cat "/sys/class/net/$2/statistics/tx_packets"; }
 for p in a b; do
-	rx=$(stat h$p rx_packets) tx=$(peer_tx "$( [ $p = a ] && echo "$NS_A" || echo "$NS_B")" v$p)
+	tx=$(peer_tx "$( [ $p = a ] && echo "$NS_A" || echo "$NS_B")" v$p)
+	for _ in $(seq 30); do
+		rx=$(stat h$p rx_packets)
+		[ $((${rx:-0} * 10)) -ge $((tx * 9)) ] && break
+		sleep 0.5
+	done
 	check "h$p statistics: rx_packets $rx of $tx sent by v$p, rx_l4_csum_errors $(stat h$p rx_l4_csum_errors), rx_ip_csum_errors $(stat h$p rx_ip_csum_errors)" \
 		eval '[ "$tx" -gt 100 ] && [ $((rx * 10)) -ge $((tx * 9)) ] && [ "$(stat h$p rx_l4_csum_errors)" = 0 ] && [ "$(stat h$p rx_ip_csum_errors)" = 0 ] && [ -n "$(stat h$p tx_bad_request_dropped)" ]'
 	check "h$p status: link speed and MTU" eval '[ "$(vsctl get Interface h$p link_state)" = up ] && [ -n "$(vsctl get Interface h$p link_speed)" ]'
