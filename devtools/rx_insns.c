@@ -2,17 +2,18 @@
 /*
  * Instructions per packet of hwcsum's receive work, for callgrind: the
  * packets of `hwcsum-bench rxverify` (VXLAN/IPv4/UDP on 4789, all four
- * checksums right, SIZE the inner frame, 16 flows, random payload)
+ * checksums right, SIZE the inner frame, 16 flows: rxverify_packet.h)
  * through hwcsum_rx_one() on a bare private struct with VXLAN registered,
  * as the bench drives it. No EAL, no sub-port.
  *
  * Build (objects of a build dir B, as for tx_insns.c):
  *   cc -O2 -o rx_insns devtools/rx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.p/*.o \
- *      -Idrivers/net/hwcsum -Ilib/csum -Ilib/udp_tunnel -I/usr/include/dpdk \
- *      -include rte_config.h -march=corei7 -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API \
+ *      -Idrivers/net/hwcsum -Iapp/hwcsum-bench -Ilib/csum -Ilib/udp_tunnel \
+ *      $(pkg-config --cflags libdpdk) -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API \
  *      -isystem /var/cache/hwcsum/dpdk-sdk-*\/include \
  *      -LB/lib/csum -LB/lib/udp_tunnel -lhwcsum_csum -lhwcsum_udp_tunnel \
- *      $(pkg-config --libs libdpdk) -Wl,-rpath,B/lib/csum:B/lib/udp_tunnel
+ *      $(pkg-config --libs libdpdk) -lrte_bus_vdev -lrte_telemetry \
+ *      -Wl,-rpath,B/lib/csum:B/lib/udp_tunnel
  * Run:
  *   valgrind --tool=callgrind --toggle-collect=hwcsum_rx_one ./rx_insns 64
  * and divide the collected Ir by the packet count it prints.
@@ -22,73 +23,24 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <rte_ip.h>
-#include <rte_udp.h>
-
 #include "hwcsum_private.h"
+#include "rxverify_packet.h"
 
 #define FLOWS 16
 #define ROUNDS 1000
 
-static void
-ipv4(uint8_t *p, uint16_t total, uint32_t src, uint32_t dst)
-{
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
-
-	memset(ip, 0, sizeof(*ip));
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(total);
-	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(src);
-	ip->dst_addr = rte_cpu_to_be_32(dst);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-}
-
-static void
-udp(uint8_t *p, uint16_t sport, uint16_t dport, uint16_t len)
-{
-	struct rte_udp_hdr *u = (struct rte_udp_hdr *)p;
-
-	u->src_port = rte_cpu_to_be_16(sport);
-	u->dst_port = rte_cpu_to_be_16(dport);
-	u->dgram_len = rte_cpu_to_be_16(len);
-	u->dgram_cksum = 0;
-}
-
+/* One mbuf around a packet of the bench's (a 128-byte headroom). */
 static void
 packet(struct rte_mbuf *m, uint32_t size, unsigned int flow)
 {
-	uint32_t len = size + 50, i;
+	static uint64_t rnd_state = 88172645463325252ull;
 	uint8_t *p = aligned_alloc(64, 2048 + 128);
-	struct rte_ipv4_hdr *oip, *iip;
 
-	for (i = 0; i < 2048 + 128; i++)
-		p[i] = (uint8_t)rand();
 	m->buf_addr = p;
 	m->buf_len = 2048 + 128;
 	m->data_off = 128;
-	p += 128;
-	memset(p, 0x02, 12);
-	p[12] = 0x08;
-	p[13] = 0x00;
-	ipv4(p + 14, (uint16_t)(len - 14), 0xc0a80001, 0xc0a80002);
-	udp(p + 34, (uint16_t)(40000 + flow), 4789, (uint16_t)(len - 34));
-	memset(p + 42, 0, 8);
-	p[42] = 0x08;
-	p[48] = 42;
-	memset(p + 50, 0x02, 12);
-	p[62] = 0x08;
-	p[63] = 0x00;
-	ipv4(p + 64, (uint16_t)(len - 64), 0x0a010001 + flow, 0x0a020001);
-	udp(p + 84, (uint16_t)(1000 + flow), 2000, (uint16_t)(len - 84));
-	oip = (struct rte_ipv4_hdr *)(p + 14);
-	iip = (struct rte_ipv4_hdr *)(p + 64);
-	((struct rte_udp_hdr *)(p + 84))->dgram_cksum = rte_ipv4_udptcp_cksum(iip, p + 84);
-	((struct rte_udp_hdr *)(p + 34))->dgram_cksum = rte_ipv4_udptcp_cksum(oip, p + 34);
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
+	m->data_len = (uint16_t)rxverify_packet(p + 128, &rnd_state, size, flow);
+	m->pkt_len = m->data_len;
 	m->nb_segs = 1;
 }
 
@@ -125,6 +77,6 @@ main(int argc, char **argv)
 		packets += FLOWS;
 	}
 	printf("%lu packets of %u bytes (frame %u): complete %lu\n", packets, size,
-	       size + 50, (unsigned long)st.c[HWCSUM_RX_COMPLETE]);
+	       size + OUTER_OVERHEAD, (unsigned long)st.c[HWCSUM_RX_COMPLETE]);
 	return 0;
 }

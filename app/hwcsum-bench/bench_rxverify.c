@@ -51,6 +51,8 @@
 
 #ifdef HWCSUM_BENCH_RX_ONE
 #include "hwcsum_private.h"
+
+#include "rxverify_packet.h"
 #endif
 
 #ifndef HWCSUM_BENCH_OPT
@@ -60,8 +62,6 @@
 #define N_SIZES 4	/* three fixed sizes, then IMIX */
 #define N_PKTS 256
 #define HEADROOM 128
-#define OUTER_OVERHEAD 50	/* Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8 */
-#define VXLAN_PORT 4789
 
 static const uint32_t sizes[N_SIZES] = { 64, 512, 1500, 0 };
 
@@ -94,72 +94,6 @@ static bool rx_one_usable;	/* built with the PMD's RX and it works */
 
 static uint64_t rnd_state = 88172645463325252ull;
 
-static uint64_t
-rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
-static void
-put_ipv4(uint8_t *p, uint16_t total_len, uint32_t src, uint32_t dst)
-{
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
-
-	memset(ip, 0, sizeof(*ip));
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(total_len);
-	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(src);
-	ip->dst_addr = rte_cpu_to_be_32(dst);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
-}
-
-/* VXLAN/IPv4/UDP with an inner frame of size bytes, all checksums right. */
-static uint32_t
-build_packet(uint8_t *p, uint32_t size, unsigned int flow)
-{
-	uint32_t inner_l3 = 14 + 20 + 8 + 8 + 14, inner_l4 = inner_l3 + 20;
-	uint32_t len = size + OUTER_OVERHEAD, i;
-	struct rte_ipv4_hdr *oip = (struct rte_ipv4_hdr *)(p + 14);
-	struct rte_ipv4_hdr *iip = (struct rte_ipv4_hdr *)(p + inner_l3);
-	struct rte_udp_hdr *oudp = (struct rte_udp_hdr *)(p + 34);
-	struct rte_udp_hdr *iudp = (struct rte_udp_hdr *)(p + inner_l4);
-
-	for (i = 0; i < len; i++)
-		p[i] = (uint8_t)rnd();
-	/* outer Ethernet */
-	memset(p, 0x02, 12);
-	p[12] = 0x08;
-	p[13] = 0x00;
-	put_ipv4(p + 14, (uint16_t)(len - 14), 0xc0a80001, 0xc0a80002);
-	oudp->src_port = rte_cpu_to_be_16((uint16_t)(40000 + flow));
-	oudp->dst_port = rte_cpu_to_be_16(VXLAN_PORT);
-	oudp->dgram_len = rte_cpu_to_be_16((uint16_t)(len - 34));
-	/* VXLAN: flags I, VNI 42 */
-	memset(p + 42, 0, 8);
-	p[42] = 0x08;
-	p[48] = 42;
-	/* inner Ethernet */
-	memset(p + 50, 0x02, 12);
-	p[62] = 0x08;
-	p[63] = 0x00;
-	put_ipv4(p + inner_l3, (uint16_t)(len - inner_l3), 0x0a010001 + flow, 0x0a020001);
-	iudp->src_port = rte_cpu_to_be_16((uint16_t)(1000 + flow));
-	iudp->dst_port = rte_cpu_to_be_16(2000);
-	iudp->dgram_len = rte_cpu_to_be_16((uint16_t)(len - inner_l4));
-	/* inner first: the outer checksum covers the inner one */
-	iudp->dgram_cksum = 0;
-	iudp->dgram_cksum = rte_ipv4_udptcp_cksum(iip, iudp);
-	oudp->dgram_cksum = 0;
-	oudp->dgram_cksum = rte_ipv4_udptcp_cksum(oip, oudp);
-	return len;
-}
-
 static int
 build_mbufs(uint32_t size)
 {
@@ -180,7 +114,7 @@ build_mbufs(uint32_t size)
 		m->buf_len = HEADROOM + 2048;
 		m->data_off = HEADROOM;
 		m->nb_segs = 1;
-		m->data_len = (uint16_t)build_packet(buf + HEADROOM, size == IMIX_SIZE ?
+		m->data_len = (uint16_t)rxverify_packet(buf + HEADROOM, &rnd_state, size == IMIX_SIZE ?
 						     imix_pattern[i % IMIX_PATTERN] : size, i);
 		m->pkt_len = m->data_len;
 		rte_mbuf_refcnt_set(m, 1);
