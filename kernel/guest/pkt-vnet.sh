@@ -27,21 +27,7 @@ GUEST_TAG=pkt-vnet-$MODE
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 SEND="/usr/bin/python3 $HERE/vnet-send.py"
-mac0=$(nic_mac 0)
-mac1=$(nic_mac 1)
-TXDEV=$(nic_by_mac "$mac0") || die "NIC 0 ($mac0) not found"
-RXDEV=$(nic_by_mac "$mac1") || die "NIC 1 ($mac1) not found"
-say "tx $TXDEV ($(ethtool -i "$TXDEV" | awk '/^driver:/ { print $2 }')), rx $RXDEV, kernel $(uname -r)"
-
-run ip netns add tx
-run ip netns add rx
-run ip link set "$TXDEV" netns tx
-run ip link set "$RXDEV" netns rx
-in_tx ip link set lo up
-in_rx ip link set lo up
-run in_tx ip link set "$TXDEV" up
-run in_rx ip link set "$RXDEV" up
-in_rx ethtool -K "$RXDEV" gro off 2>/dev/null
+tx_rx_pair
 say "tx features: $(in_tx ethtool -k "$TXDEV" | grep -E '^(tx-checksumming|tcp-segmentation-offload|tx-vlan-offload):' | tr -s ' \n' ' ')"
 
 # nstat_of NS NAME: the counter NAME of namespace NS (absolute).

@@ -22,22 +22,8 @@ BYTES=$((4 * 1024 * 1024))
 PORT=5001
 GUEST_TAG=vlan-tso
 . "$(dirname "$0")/lib.sh"
-mac0=$(nic_mac 0)
-mac1=$(nic_mac 1)
-TXDEV=$(nic_by_mac "$mac0") || die "NIC 0 ($mac0) not found"
-RXDEV=$(nic_by_mac "$mac1") || die "NIC 1 ($mac1) not found"
-say "tx $TXDEV ($(ethtool -i "$TXDEV" | awk '/^driver:/ { print $2 }')), rx $RXDEV, kernel $(uname -r)"
-
-run ip netns add tx
-run ip netns add rx
-run ip link set "$TXDEV" netns tx
-run ip link set "$RXDEV" netns rx
-in_tx ip link set lo up
-in_rx ip link set lo up
-run in_tx ip link set "$TXDEV" up
-run in_rx ip link set "$RXDEV" up
 # The receiver must not be the bottleneck, nor merge what it receives.
-in_rx ethtool -K "$RXDEV" gro off 2>/dev/null
+tx_rx_pair
 
 # One subnet per case: plain, q (802.1Q, tag in the descriptor), q-sw
 # (802.1Q, txvlan off), ad (802.1ad).
