@@ -20,7 +20,9 @@
  * checksums (outer and inner), odd payload lengths, Ethernet padding,
  * and damage: truncations, length fields that lie (IP and UDP),
  * IPv6 payload length 0, flipped header bytes, tunnel headers broken;
- * and the sub-port's checksum flags (none, GOOD/BAD/NONE/UNKNOWN).
+ * and the sub-port's checksum flags (none, GOOD/BAD/NONE/UNKNOWN). Half
+ * the packets are shaped as the usual frame (hwcsum_rx_usual.h), which a
+ * single segment then takes through that path when nothing is wrong.
  *
  * Usage: test_rx_onepass [iterations] (a seed in HWCSUM_TEST_SEED replays).
  */
@@ -30,6 +32,7 @@
 #include <sys/socket.h>
 
 #include "hwcsum_private.h"
+#include "hwcsum_rx_usual.h"
 #include "rte_pmd_hwcsum.h"
 
 #include "fuzz_common.h"
@@ -62,7 +65,7 @@ static uint8_t out_a[FZ_PKT_MAX + 64], out_b[FZ_PKT_MAX + 64];
 
 struct counts {
 	unsigned long cases, complete, verdicts, tunnels, inner_good, bad,
-		none, unknown, sub, resolved;
+		none, unknown, sub, resolved, usual, usual_tunnel;
 } counts;
 
 /* A packet as fuzz_rx.c builds it: every checksum right, then spoiled. */
@@ -86,6 +89,17 @@ make_packet(void)
 	o.inner_ip_opt = below(4) == 0 ? 1 + below(2) : 0;
 	o.proto = below(8) == 0 ? FZ_PROTO_SCTP : below(3) == 0 ? FZ_PROTO_TCP :
 		FZ_PROTO_UDP;
+	/* Half of them in the usual frame's shape (hwcsum_rx_usual.h), so that
+	 * its path sees every damage below too. */
+	if (below(2)) {
+		o.vlans = below(2);
+		o.v6 = false;
+		o.ip_opt = 0;
+		o.tun = below(3) ? FZ_TUN_VXLAN : FZ_TUN_NONE;
+		o.inner_v6 = false;
+		o.inner_ip_opt = 0;
+		o.proto = below(3) == 0 ? FZ_PROTO_TCP : FZ_PROTO_UDP;
+	}
 	o.udp_dport = o.tun == FZ_TUN_VXLAN && below(2) ? 8472 : ports[o.tun];
 	o.payload = below(2) ? below(64) : below(1500);
 	o.trailer = below(3) == 0 ? below(24) : 0;
@@ -178,6 +192,28 @@ mbuf_prime(struct rte_mbuf *m, uint64_t flags, uint32_t ptype, uint64_t lens)
 	memset(&m->dynfield1, 0x77, sizeof(m->dynfield1));
 }
 
+/* Whether the usual frame's path alone takes the packet (counted only). */
+static void
+usual_count(const struct hwcsum_private *priv, uint64_t flags, uint32_t ptype,
+	    uint64_t lens, uint32_t len)
+{
+	struct fz_chain *c = malloc(sizeof(*c));
+	struct hwcsum_rxq_stats st;
+	struct rte_mbuf *m;
+
+	if (c == NULL)
+		abort();
+	m = fz_chain_build(c, pkt, len, NULL, 0);
+	mbuf_prime(m, flags, ptype, lens);
+	memset(&st, 0, sizeof(st));
+	if (hwcsum_rx_usual(priv, m, flags & HWCSUM_RX_CKSUM_FLAGS, &st)) {
+		counts.usual++;
+		counts.usual_tunnel += (m->packet_type & RTE_PTYPE_TUNNEL_MASK) != 0;
+	}
+	fz_chain_free(c);
+	free(c);
+}
+
 static void
 one_case(struct hwcsum_private *priv, unsigned long iter)
 {
@@ -220,6 +256,7 @@ one_case(struct hwcsum_private *priv, unsigned long iter)
 	snprintf(fz_ctx, sizeof(fz_ctx), "iteration %lu, len %u, chain cut at %u, "
 		 "sub-port flags %#" PRIx64 ", registry %s", iter, len, cut[0],
 		 flags & RX_FLAGS, priv->registry ? "yes" : "no");
+	usual_count(priv, flags, ptype, lens, len);
 	hwcsum_rx_one(priv, a, &sa);
 	hwcsum_rx_one(priv, b, &sb);
 
@@ -303,15 +340,18 @@ main(int argc, char **argv)
 	printf("test_rx_onepass: %lu packets the same both ways: COMPLETE %lu, with "
 	       "verdicts %lu, tunnels %lu (inner and outer L4 GOOD %lu), a BAD verdict %lu, "
 	       "a zero UDP checksum %lu, unknown %lu, sub-port's verdict %lu, outer partial "
-	       "resolved %lu\n", counts.cases, counts.complete, counts.verdicts,
+	       "resolved %lu; the usual frame's path took %lu (tunnels %lu)\n",
+	       counts.cases, counts.complete, counts.verdicts,
 	       counts.tunnels, counts.inner_good, counts.bad, counts.none, counts.unknown,
-	       counts.sub, counts.resolved);
+	       counts.sub, counts.resolved, counts.usual, counts.usual_tunnel);
 	free(priv);
 	udp_tunnel_registry_destroy(reg);
 	/* Every case must have been reached, or the test proves little. */
 	if (iters >= 10000 && (counts.inner_good == 0 || counts.bad == 0 ||
 			       counts.none == 0 || counts.unknown == 0 ||
-			       counts.sub == 0 || counts.resolved == 0)) {
+			       counts.sub == 0 || counts.resolved == 0 ||
+			       counts.usual < iters / 20 ||
+			       counts.usual_tunnel < iters / 40)) {
 		fprintf(stderr, "test_rx_onepass: a case was never reached\n");
 		return 1;
 	}

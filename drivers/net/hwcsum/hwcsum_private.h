@@ -391,6 +391,11 @@ extern const struct eth_dev_ops hwcsum_secondary_ops;
 /* The part the application will ask of TX bursts (checksums, TSO). */
 #define HWCSUM_TX_CSUM_OFFLOADS (HWCSUM_TX_OFFLOADS & \
 				 ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+/* Every checksum flag a sub-port may set on RX: ours once we look at a packet. */
+#define HWCSUM_RX_CKSUM_FLAGS (RTE_MBUF_F_RX_IP_CKSUM_MASK | \
+			       RTE_MBUF_F_RX_L4_CKSUM_MASK | \
+			       RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD | \
+			       RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK)
 #define HWCSUM_RX_CSUM_OFFLOADS (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | \
 				 RTE_ETH_RX_OFFLOAD_UDP_CKSUM | \
 				 RTE_ETH_RX_OFFLOAD_TCP_CKSUM | \

@@ -25,6 +25,7 @@
 #include "csum_mbuf.h"
 #include "csum_walk.h"
 #include "hwcsum_private.h"
+#include "hwcsum_rx_usual.h"
 #include "rte_pmd_hwcsum.h"
 
 /* Header bytes looked at: outer headers, a GENEVE header with the largest
@@ -40,12 +41,6 @@
 #define PROTO_IPV6 41
 #define PROTO_ICMPV6 58
 #define PROTO_SCTP 132
-
-/* Every checksum flag a sub-port may set: ours once we look at a packet. */
-#define RX_CKSUM_FLAGS (RTE_MBUF_F_RX_IP_CKSUM_MASK | \
-			RTE_MBUF_F_RX_L4_CKSUM_MASK | \
-			RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD | \
-			RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK)
 
 /* The packet's first bytes, contiguous. */
 struct rx_view {
@@ -820,9 +815,9 @@ static void
 rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
        struct hwcsum_rxq_stats *st, struct rx_view *v, struct rx_pkt *pk)
 {
-	uint64_t sub = m->ol_flags & RX_CKSUM_FLAGS;
+	uint64_t sub = m->ol_flags & HWCSUM_RX_CKSUM_FLAGS;
 
-	m->ol_flags &= ~(RX_CKSUM_FLAGS | priv->rx_complete_flag);
+	m->ol_flags &= ~(HWCSUM_RX_CKSUM_FLAGS | priv->rx_complete_flag);
 	view_get(m, v);
 	rx_parse(priv, v, m->pkt_len, pk);
 	m->packet_type = rx_ptype(pk);
@@ -848,6 +843,8 @@ hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	struct rx_view v;
 	struct rx_pkt pk;
 
+	if (likely(hwcsum_rx_usual(priv, m, m->ol_flags & HWCSUM_RX_CKSUM_FLAGS, st)))
+		return;
 	rx_one(priv, m, st, &v, &pk);
 }
 
