@@ -43,62 +43,77 @@ csum_add(uint32_t a, uint32_t b)
 }
 
 /*
- * Plain C sum of len bytes (at most 1 GiB), not folded: 8-byte loads
- * split into 32-bit halves over two 64-bit accumulators, so no carry is
- * ever lost and the two add chains run in parallel. The result is a plain
- * integer congruent to the 16-bit ones' complement sum modulo 0xffff, and
- * 0 only for all-zero bytes: such sums of pieces of one buffer add as
- * integers and fold once (csum_fold64()). Every implementation of
- * csum_partial() uses it, folded (csum_scalar_block()), for what is too
- * short for vectors; not for direct use.
+ * Ones' complement addition in 64 bits (end-around carry): an add and an
+ * add-with-carry of 0. The 64-bit ones' complement sum is congruent to
+ * the 16-bit one modulo 0xffff, since 0xffff divides 2^64 - 1.
  */
 static inline uint64_t
+csum_add64(uint64_t a, uint64_t b)
+{
+	a += b;
+	return a + (a < b);
+}
+
+/*
+ * Plain C sum of len bytes (at most 1 GiB), not folded: 8-byte words added
+ * with end-around carry (two instructions a word, the load folded into
+ * the first) on two chains, the 1 to 7 bytes left as one small integer, and the result
+ * folded to 33 bits. It is a plain integer congruent to the 16-bit ones'
+ * complement sum modulo 0xffff, and 0 only for all-zero bytes: such sums
+ * of pieces of one buffer add as integers and fold once (csum_fold64()).
+ * Every implementation of csum_partial() uses it, folded
+ * (csum_scalar_block()), for what is too short for vectors; not for
+ * direct use.
+ */
+static inline __attribute__((always_inline)) uint64_t
 csum_scalar_block64(const void *buf, size_t len)
 {
 	const uint8_t *p = (const uint8_t *)buf;
-	uint64_t lo = 0, hi = 0, v;
+	uint64_t sum = 0, sum2 = 0, v, tail = 0;
 	uint32_t w;
 	uint16_t h;
 
+	/* Two carry chains, so that a long buffer is not one serial chain. */
 	while (len >= 16) {
 		uint64_t v2;
 
 		__builtin_memcpy(&v, p, 8);
 		__builtin_memcpy(&v2, p + 8, 8);
-		lo += (uint32_t)v;
-		hi += v >> 32;
-		lo += (uint32_t)v2;
-		hi += v2 >> 32;
+		sum = csum_add64(sum, v);
+		sum2 = csum_add64(sum2, v2);
 		p += 16;
 		len -= 16;
 	}
+	sum = csum_add64(sum, sum2);
 	if (len >= 8) {
 		__builtin_memcpy(&v, p, 8);
-		lo += (uint32_t)v;
-		hi += v >> 32;
+		sum = csum_add64(sum, v);
 		p += 8;
 		len -= 8;
 	}
+	/* What is left, at 16-bit lanes whose place does not matter
+	 * (2^16 is 1 modulo 0xffff): under 2^33, added once. */
 	if (len >= 4) {
 		__builtin_memcpy(&w, p, 4);
-		lo += w;
+		tail = w;
 		p += 4;
 		len -= 4;
 	}
 	if (len >= 2) {
 		__builtin_memcpy(&h, p, 2);
-		hi += h;
+		tail += h;
 		p += 2;
 		len -= 2;
 	}
 	/* A trailing odd byte is the first byte of a 16-bit word. */
 	if (len)
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		lo += (uint32_t)*p << 8;
+		tail += (uint32_t)*p << 8;
 #else
-		lo += *p;
+		tail += *p;
 #endif
-	return lo + hi;
+	sum = csum_add64(sum, tail);
+	return (sum & 0xffffffff) + (sum >> 32);
 }
 
 /** A 64-bit sum folded to 32 bits: the same congruence, 0 only for 0. */
@@ -141,7 +156,7 @@ csum_partial_small(const void *buf, size_t len, uint32_t sum)
  * it add as plain integers (a piece at an odd offset rotated by
  * csum_rotate64()) and are folded once with csum_fold64().
  */
-static inline uint64_t
+static inline __attribute__((always_inline)) uint64_t
 csum_partial_small64(const void *buf, size_t len)
 {
 	if (len > CSUM_SMALL_MAX)
