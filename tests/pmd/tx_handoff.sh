@@ -82,11 +82,7 @@ run() {
 
 # verdicts: "good bad" counts of IP/UDP/TCP checksums in the capture
 verdicts() {
-	tshark -r "$WORK/tap.pcap" -o ip.check_checksum:TRUE \
-		-o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-		-T fields -e ip.checksum.status -e udp.checksum.status \
-		-e tcp.checksum.status 2>/dev/null |
-		tr '\t,' '\n\n' | awk '$1 == 1 { g++ } $1 == 0 { b++ } END { print g + 0, b + 0 }'
+	/usr/bin/python3 "$(dirname "$0")/../lib/pcap_csum.py" --count good-bad "$WORK/tap.pcap"
 }
 
 xstat() { awk -v k="$1:" '$1 == k { print $2; exit }' <<<"$OUT"; }
