@@ -43,6 +43,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import pcap_csum  # noqa: E402
+
 OUTER_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 N_FLOWS = 16
 EAL = ["--no-huge", "-m", "256", "--no-pci", "-l", "0-1"]
@@ -237,20 +240,8 @@ def csum_status(out):
 
 def tshark_verdicts(path):
     """(packets, packets with all four IPv4/UDP checksums good)."""
-    out = subprocess.run(["tshark", "-r", path, "-o", "ip.check_checksum:TRUE",
-                          "-o", "udp.check_checksum:TRUE", "-T", "fields",
-                          "-e", "ip.checksum.status", "-e", "udp.checksum.status"],
-                         capture_output=True, text=True, check=True).stdout
-    n = good = 0
-    for line in out.splitlines():
-        if not line.strip():
-            continue
-        n += 1
-        ip, udp = (line.split("\t") + [""])[:2]
-        vals = ip.split(",") + udp.split(",")
-        if len(vals) == 4 and all(v == "1" for v in vals):
-            good += 1
-    return n, good
+    fr = pcap_csum.frames(path)
+    return len(fr), sum(1 for f in fr if f.verdicts(("ip", "udp")) == ["good"] * 4)
 
 
 def pcap_frames(path):

@@ -98,9 +98,5 @@ cat "$WORK/telemetry.txt"
 
 echo
 echo "== tshark on what port 3 sent (ip/udp/tcp checksum validation on)"
-packets=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
-tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
-	-o tcp.check_checksum:TRUE -T fields -e ip.checksum.status \
-	-e udp.checksum.status -e tcp.checksum.status 2>/dev/null |
-	tr '\t,' '\n' | awk -v n="$packets" '$1 == 1 { g++ } $1 == 0 { b++ }
-		END { printf "%d packets: %d checksums good, %d bad\n", n, g, b }'
+/usr/bin/python3 "$HERE/tests/lib/pcap_csum.py" --count totals "$WORK/out.pcap" |
+	awk '{ printf "%d packets: %d checksums good, %d bad\n", $1, $2, $3 }'

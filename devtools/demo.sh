@@ -166,18 +166,12 @@ sed 's/^/  /' "$WORK/check.txt"
 n=$(grep -c '^FAIL' "$WORK/check.txt" || true)
 [ "$CHECK_RC" -eq 0 ] || FAILS=$((FAILS + (n > 0 ? n : 1)))
 
-# tshark, independent of hwcsum: every IPv4 header, UDP, TCP and ICMP
-# checksum it finds (outer and inner), and what it recognises as a tunnel.
-TSHARK_CK=(-o ip.check_checksum:TRUE -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE)
+# tshark, independent of hwcsum (tests/lib/pcap_csum.py): every IPv4
+# header, UDP, TCP and ICMP checksum it finds (outer and inner), and what
+# it recognises as a tunnel.
 for f in underlay vm_vx vm_gn; do
-	tshark -r "$WORK/$f.tx.pcap" "${TSHARK_CK[@]}" -T fields -E separator='|' \
-		-e ip.checksum.status -e udp.checksum.status -e tcp.checksum.status \
-		-e icmp.checksum.status -e _ws.expert.message 2>/dev/null |
-		awk -F'|' -v f="$f.tx.pcap" '
-			{ n++; for (i = 1; i <= 4; i++) { k = split($i, s, ",")
-				for (j = 1; j <= k; j++) { if (s[j] == "1") g++; if (s[j] == "0") b++ } }
-			  if ($5 ~ /hecksum/) e++ }
-			END { printf "%s %d %d %d %d\n", f, n, g, b, e }' || true
+	echo "$f.tx.pcap $("$PY" "$HERE/tests/lib/pcap_csum.py" --kinds ip,udp,tcp,icmp \
+		--count totals "$WORK/$f.tx.pcap" 2>/dev/null || echo 0 0 0 0)"
 done >"$WORK/tshark.txt"
 while read -r f n g b e; do
 	if [ "$n" -gt 0 ] && [ "$g" -gt 0 ] && [ "$b" -eq 0 ] && [ "$e" -eq 0 ]; then

@@ -22,7 +22,8 @@ import sys
 from scapy.all import Ether, IP, IPv6, UDP, TCP, Raw, rdpcap, wrpcap  # noqa: E402
 from scapy.layers.vxlan import VXLAN  # noqa: E402
 
-TSHARK = "tshark"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import pcap_csum  # noqa: E402
 
 
 def eth():
@@ -62,20 +63,9 @@ def craft(rnd):
 
 
 def tshark_statuses(path):
-    """Per frame, every ip/udp/tcp checksum status string tshark reports."""
-    cmd = [TSHARK, "-r", path, "-n",
-           "-o", "udp.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE",
-           "-o", "ip.check_checksum:TRUE",
-           "-d", "udp.port==4789,vxlan",
-           "-T", "fields", "-E", "separator=|", "-E", "occurrence=a",
-           "-e", "frame.number", "-e", "ip.checksum.status",
-           "-e", "udp.checksum.status", "-e", "tcp.checksum.status"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    frames = {}
-    for line in out.splitlines():
-        cols = line.split("|")
-        frames[int(cols[0])] = [s for c in cols[1:] for s in c.split(",") if s]
-    return frames
+    """Per frame, every ip/udp/tcp checksum verdict tshark gives."""
+    return {f.number: f.verdicts()
+            for f in pcap_csum.frames(path, decode_as=["udp.port==4789,vxlan"])}
 
 
 def expected_count(pkt):
@@ -116,8 +106,7 @@ def judge(path, pkts):
     ts_bad = []
     for i, p in enumerate(pkts, 1):
         st = statuses.get(i, [])
-        # Status 1 is "Good" (0 bad, 2 unverified, 3 not present).
-        if len(st) != expected_count(p) or any(s != "1" for s in st):
+        if len(st) != expected_count(p) or any(s != "good" for s in st):
             ts_bad.append((i, st, expected_count(p)))
     return ts_bad, scapy_mismatches(rdpcap(path))
 

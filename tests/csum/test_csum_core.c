@@ -402,5 +402,5 @@ main(void)
 	test_incremental();
 	test_headers();
 	test_crc32c();
-	return test_report("test_csum_core");
+	return harness_summary("test_csum_core");
 }

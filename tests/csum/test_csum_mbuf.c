@@ -653,5 +653,5 @@ main(void)
 	test_seed_and_hdr();
 	test_resolve_received_partial();
 	test_resolve_seed_only();
-	return test_report("test_csum_mbuf");
+	return harness_summary("test_csum_mbuf");
 }

@@ -353,5 +353,5 @@ main(void)
 	test_rows();
 	test_special();
 	test_resolve();
-	return test_report("test_csum_offload");
+	return harness_summary("test_csum_offload");
 }

@@ -213,5 +213,5 @@ main(void)
 	       (unsigned long)ITERS, well_formed, taken, declined);
 	CHECK(taken > ITERS / 2 && declined > 0, "coverage: taken %lu declined %lu",
 	      taken, declined);
-	return test_report("test_csum_tx");
+	return harness_summary("test_csum_tx");
 }

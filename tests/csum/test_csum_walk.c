@@ -469,5 +469,5 @@ main(void)
 	test_bad();
 	test_inner();
 	test_random();
-	return test_report("test_csum_walk");
+	return harness_summary("test_csum_walk");
 }

@@ -3,7 +3,8 @@
 #define HWCSUM_TEST_CSUM_UTIL_H
 
 /*
- * Shared by the csum tests: a check macro that counts, a seeded PRNG
+ * Shared by the csum tests: tests/lib's CHECK (the first 20 failures
+ * printed) and harness_summary(), a seeded PRNG
  * (seed printed so a failure can be replayed with CSUM_TEST_SEED), and the
  * plain byte-by-byte reference sum everything is compared against.
  */
@@ -12,19 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long test_checks, test_failures;
-
-#define CHECK(cond, ...) do { \
-	test_checks++; \
-	if (!(cond)) { \
-		test_failures++; \
-		if (test_failures <= 20) { \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-		} \
-	} \
-} while (0)
+#define HARNESS_PRINT_MAX 20
+#include "../lib/test_harness.h"
 
 static uint64_t rng_state;
 
@@ -80,15 +70,6 @@ ref_fold(const void *buf, size_t len, uint64_t sum)
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	return (uint16_t)sum;
-}
-
-static inline int
-test_report(const char *test)
-{
-	printf("%s: %lu checks, %lu failures\n", test, test_checks, test_failures);
-	if (test_checks == 0)
-		return 1;
-	return test_failures ? 1 : 0;
 }
 
 #endif

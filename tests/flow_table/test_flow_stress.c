@@ -50,7 +50,8 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "../pmd/stress_eal.h"
+#include "../lib/test_eal.h"
+#include "../lib/test_harness.h"
 #include "udp_tunnel.h"
 
 #define NQ 4
@@ -64,17 +65,6 @@
 #define PORT_TESTENC 7000
 #define PORT_PLAIN 1000		/* 1000..1015: plain UDP */
 #define TCACHE_OFF "glibc.malloc.tcache_count=0"
-
-static unsigned int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 static uint64_t rng_state = 1;
 
@@ -1263,7 +1253,10 @@ main(int argc, char **argv)
 	n_workers = argc > 5 ? strtoul(argv[5], NULL, 0) : 2;
 	if (argc > 6 && strcmp(argv[6], "rx=off") == 0)
 		hw_rx = "off";
-	if (stress_eal_init(argv[0], argv[1], "fstress") != 0)
+	/* Main and two workers on whatever two CPUs there are. */
+	if (harness_eal_init(argv[0], &(struct harness_eal){ .name = "fstress",
+			.pmd = argv[1], .lcores = "0@(0-1),1@(0-1),2@(0-1)",
+			.no_telemetry = true }) != 0)
 		return 1;
 	if (strcmp(mode, "spread") == 0)
 		run_spread();
@@ -1276,6 +1269,5 @@ main(int argc, char **argv)
 	else
 		CHECK(0, "unknown mode %s", mode);
 	rte_eal_cleanup();
-	printf("%s: %s\n", mode, failures == 0 ? "all checks passed" : "FAILED");
-	return failures != 0;
+	return harness_summary(mode);
 }

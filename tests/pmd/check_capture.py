@@ -26,7 +26,6 @@ Three independent oracles judge each checksum:
 import json
 import os
 import struct
-import subprocess
 import sys
 
 from scapy.all import IP, IPv6, rdpcap  # noqa: E402
@@ -37,30 +36,17 @@ from scapy.utils import checksum as scapy_checksum  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csum_pkt as cp  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import pcap_csum  # noqa: E402
 
-TSHARK_STATUS = {"0": "bad", "1": "good", "2": "unverified", "3": "zero"}
 KIND_FIELD = {"ip4": "ip", "udp": "udp", "tcp": "tcp", "sctp": "sctp"}
 
 
 def tshark(path):
-    """{frame index: {kind: [status per occurrence]}} from tshark."""
-    cmd = ["tshark", "-r", path, "-n",
-           "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
-           "-o", "tcp.check_checksum:TRUE", "-o", "sctp.checksum:CRC-32C",
-           "-d", "udp.port==%d,vxlan" % cp.RT_VXLAN_PORT,
-           "-d", "udp.port==%d,ip" % cp.GUE_PORT,
-           "-T", "fields", "-E", "separator=|", "-E", "occurrence=a",
-           "-e", "frame.number", "-e", "ip.checksum.status",
-           "-e", "udp.checksum.status", "-e", "tcp.checksum.status",
-           "-e", "sctp.checksum.status"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    frames = {}
-    for line in out.splitlines():
-        cols = line.split("|")
-        frames[int(cols[0]) - 1] = {
-            k: [TSHARK_STATUS.get(s, s) for s in c.split(",") if s]
-            for k, c in zip(("ip", "udp", "tcp", "sctp"), cols[1:])}
-    return frames
+    """{frame index: {kind: [verdict per occurrence]}} from tshark."""
+    return {f.number - 1: f.status for f in pcap_csum.frames(
+        path, decode_as=["udp.port==%d,vxlan" % cp.RT_VXLAN_PORT,
+                         "udp.port==%d,ip" % cp.GUE_PORT], sctp=True)}
 
 
 def scapy_verdict(b, lv, kind):

@@ -48,27 +48,18 @@
 #include "rte_pmd_hwcsum.h"
 
 #include "fuzz_common.h"
+#include "../lib/test_eal.h"
+#include "../lib/test_harness.h"
 
 #define RING_NAME "bad"
 #define SUB_NAME "net_ring_" RING_NAME
 #define HW_NAME "net_hwcsum_bad"
 #define NB_MBUF 2048
 
-static int failures, checks;
 static struct rte_mempool *mp;
-static struct rte_ring *rx_ring, *tx_ring;
+static struct harness_rings rings;
 static struct rte_pmd_hwcsum_dyn dyn;
 static uint16_t port;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 static uint64_t
 xstat(const char *name)
@@ -148,7 +139,7 @@ build(const struct fz_pkt_opts *o, struct fz_pkt *l, bool fill)
 static unsigned int
 take_sent(struct rte_mbuf **out, unsigned int max)
 {
-	return rte_ring_dequeue_burst(tx_ring, (void **)out, max, NULL);
+	return rte_ring_dequeue_burst(rings.tx, (void **)out, max, NULL);
 }
 
 static const struct fz_pkt_opts plain_udp = { .proto = FZ_PROTO_UDP, .payload = 100 };
@@ -358,7 +349,7 @@ receive(struct rte_mbuf *m)
 	struct rte_mbuf *rx[4];
 	uint16_t n;
 
-	CHECK(rte_ring_enqueue(rx_ring, m) == 0, "rx ring full");
+	CHECK(rte_ring_enqueue(rings.rx, m) == 0, "rx ring full");
 	n = rte_eth_rx_burst(port, 0, rx, 4);
 	CHECK(n == 1, "received %u packets, expected 1", n);
 	if (n != 1) {
@@ -535,7 +526,7 @@ worker(void *arg __rte_unused)
 
 			if (in != NULL) {
 				memcpy(rte_pktmbuf_append(in, (uint16_t)l.len), flat, l.len);
-				if (rte_ring_enqueue(rx_ring, in) != 0)
+				if (rte_ring_enqueue(rings.rx, in) != 0)
 					rte_pktmbuf_free(in);
 			}
 		}
@@ -564,9 +555,9 @@ drain_rings(void)
 	struct rte_mbuf *m[64];
 	unsigned int n;
 
-	while ((n = rte_ring_dequeue_burst(tx_ring, (void **)m, 64, NULL)) != 0)
+	while ((n = rte_ring_dequeue_burst(rings.tx, (void **)m, 64, NULL)) != 0)
 		rte_pktmbuf_free_bulk(m, n);
-	while ((n = rte_ring_dequeue_burst(rx_ring, (void **)m, 64, NULL)) != 0)
+	while ((n = rte_ring_dequeue_burst(rings.rx, (void **)m, 64, NULL)) != 0)
 		rte_pktmbuf_free_bulk(m, n);
 }
 
@@ -620,11 +611,6 @@ removal_case(unsigned int worker_lcore)
 int
 main(int argc, char **argv)
 {
-	char *eal_args[] = {
-		argv[0], "--no-huge", "-m", "128", "--no-pci", "-l", "0-1",
-		"--log-level", "pmd.net.hwcsum:info", "--file-prefix", NULL,
-		"-d", NULL, NULL,
-	};
 	struct rte_eth_conf conf = {
 		.rxmode.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,
 		.txmode.offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
@@ -633,35 +619,24 @@ main(int argc, char **argv)
 			RTE_ETH_TX_OFFLOAD_OUTER_IPV4_CKSUM |
 			RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
 	};
-	char prefix[64];
 	unsigned int worker_lcore;
-	int sub;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s <librte_net_hwcsum.so>\n", argv[0]);
 		return 2;
 	}
-	snprintf(prefix, sizeof(prefix), "hwcsum-bad-%d", (int)getpid());
-	eal_args[10] = prefix;
-	eal_args[12] = argv[1];
-	if (rte_eal_init(13, eal_args) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (harness_eal_init(argv[0], &(struct harness_eal){ .name = "bad",
+			.pmd = argv[1], .lcores = "0-1", .memory = "128",
+			.pmd_log_info = true }) != 0)
 		return 1;
-	}
 	worker_lcore = rte_get_next_lcore(-1, 1, 0);
 	/* No per-lcore cache: the in-use count is exact. */
 	mp = rte_pktmbuf_pool_create("bad_input", NB_MBUF, 0, 0,
 				     RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	rx_ring = rte_ring_create("bad_rx", 1024, 0, 0);
-	tx_ring = rte_ring_create("bad_tx", 1024, 0, 0);
-	if (mp == NULL || rx_ring == NULL || tx_ring == NULL)
-		rte_exit(EXIT_FAILURE, "pool or rings: %s\n", rte_strerror(rte_errno));
-	sub = rte_eth_from_rings(RING_NAME, &rx_ring, 1, &tx_ring, 1, 0);
-	if (sub < 0)
-		rte_exit(EXIT_FAILURE, "rte_eth_from_rings: %s\n", rte_strerror(rte_errno));
-	if (rte_vdev_init(HW_NAME, "sub=" SUB_NAME ",rx=on,tunnel_ports=vxlan:4789/geneve:6081") != 0 ||
-	    rte_eth_dev_get_port_by_name(HW_NAME, &port) != 0)
-		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", HW_NAME, SUB_NAME);
+	if (mp == NULL)
+		rte_exit(EXIT_FAILURE, "pool: %s\n", rte_strerror(rte_errno));
+	port = harness_ring_hwcsum(RING_NAME, 1024, 0, HW_NAME,
+				   "rx=on,tunnel_ports=vxlan:4789/geneve:6081", &rings);
 	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
 	    rte_eth_rx_queue_setup(port, 0, 256, 0, NULL, mp) != 0 ||
 	    rte_eth_tx_queue_setup(port, 0, 256, 0, NULL) != 0 ||
@@ -677,11 +652,8 @@ main(int argc, char **argv)
 	else
 		CHECK(0, "no second lcore for the removal case");
 
-	rte_ring_free(rx_ring);
-	rte_ring_free(tx_ring);
+	harness_rings_free(&rings);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	printf("%s: %d checks, %d failure(s)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return harness_summary("test_bad_input");
 }

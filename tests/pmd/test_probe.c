@@ -18,19 +18,12 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
-static int failures;
+#include "../lib/test_eal.h"
+#include "../lib/test_harness.h"
+
 static char *log_buf;
 static size_t log_len;
 static FILE *log_stream;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 /* Capture DPDK's log so error messages can be checked for what they name. */
 static void
@@ -116,12 +109,6 @@ check_loopback(uint16_t port, struct rte_mempool *mp)
 int
 main(int argc, char **argv)
 {
-	char *eal_args[] = {
-		argv[0], "--no-huge", "-m", "128", "--no-pci", "-l", "0",
-		"--log-level", "pmd.net.hwcsum:info", "--file-prefix", NULL,
-		"-d", NULL, NULL,
-	};
-	char prefix[64];
 	struct rte_eth_dev_owner owner;
 	struct rte_mempool *mp;
 	int cycle;
@@ -130,14 +117,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: %s <librte_net_hwcsum.so>\n", argv[0]);
 		return 2;
 	}
-	/* Own runtime directory: other suites run EAL in parallel. */
-	snprintf(prefix, sizeof(prefix), "hwcsum-probe-%d", (int)getpid());
-	eal_args[10] = prefix;
-	eal_args[12] = argv[1];
-	if (rte_eal_init(13, eal_args) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (harness_eal_init(argv[0], &(struct harness_eal){ .name = "probe",
+			.pmd = argv[1], .memory = "128", .pmd_log_info = true }) != 0)
 		return 1;
-	}
 	mp = rte_pktmbuf_pool_create("test_probe", 512, 0, 0,
 				     RTE_MBUF_DEFAULT_BUF_SIZE, 0);
 	CHECK(mp != NULL, "mbuf pool");
@@ -227,6 +209,5 @@ main(int argc, char **argv)
 	free(log_buf);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
-	return failures ? 1 : 0;
+	return harness_summary("test_probe");
 }

@@ -36,20 +36,8 @@
 
 #include "rte_pmd_hwcsum.h"
 #include "udp_tunnel.h"
-
-static unsigned long checks, failures;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		if (failures <= 40) { \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-		} \
-	} \
-} while (0)
+#include "../lib/test_eal.h"
+#include "../lib/test_harness.h"
 
 #define PKT_MAX 1600
 #define PORT_CUSTOM 7777
@@ -574,7 +562,7 @@ expect_of(const struct spec *s, struct expect *e)
 /* ------------------------------------------------------------- the port */
 
 static struct rte_mempool *mp;
-static struct rte_ring *rx_ring, *tx_ring;
+static struct harness_rings rings;
 static uint16_t port, ring_port;
 static struct rte_pmd_hwcsum_dyn dyn;
 static uint64_t cnt_ids[C__COUNT];
@@ -629,7 +617,7 @@ receive(struct rte_mbuf *m)
 	uint16_t n;
 	int tries;
 
-	CHECK(rte_ring_enqueue(rx_ring, m) == 0, "enqueue");
+	CHECK(rte_ring_enqueue(rings.rx, m) == 0, "enqueue");
 	for (tries = 0, n = 0; tries < 10 && n == 0; tries++)
 		n = rte_eth_rx_burst(port, 0, out, 4);
 	CHECK(n == 1, "received %u packets, expected 1", n);
@@ -1087,27 +1075,18 @@ setup(const char *so)
 	struct udp_tunnel_registry *(*get_registry)(uint16_t);
 	struct udp_tunnel_registry *reg;
 	struct rte_eth_conf conf = {0};
-	char args[128];
 	unsigned int i;
 	void *h;
-	int ret;
 
 	mp = rte_pktmbuf_pool_create("test_rx", 2048, 0, 0,
 				     RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	rx_ring = rte_ring_create("test_rx_in", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	tx_ring = rte_ring_create("test_rx_out", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (mp == NULL || rx_ring == NULL || tx_ring == NULL)
-		rte_exit(EXIT_FAILURE, "pool or rings\n");
-	/* The ethdev is named "net_ring_" + name. */
-	ret = rte_eth_from_rings("rxtest", &rx_ring, 1, &tx_ring, 1, 0);
-	if (ret < 0)
-		rte_exit(EXIT_FAILURE, "rte_eth_from_rings: %s\n", rte_strerror(rte_errno));
-	ring_port = (uint16_t)ret;
-	snprintf(args, sizeof(args), "sub=net_ring_rxtest,rx=on,tunnel_ports=gue:%u",
-		 PORT_GUE);
-	if (rte_vdev_init("net_hwcsum_rx", args) != 0 ||
-	    rte_eth_dev_get_port_by_name("net_hwcsum_rx", &port) != 0)
-		rte_exit(EXIT_FAILURE, "probe net_hwcsum_rx,%s\n", args);
+	if (mp == NULL)
+		rte_exit(EXIT_FAILURE, "pool: %s\n", rte_strerror(rte_errno));
+	port = harness_ring_hwcsum("rxtest", 64, RING_F_SP_ENQ | RING_F_SC_DEQ,
+				   "net_hwcsum_rx", "rx=on,tunnel_ports=gue:" RTE_STR(PORT_GUE),
+				   &rings);
+	if (rte_eth_dev_get_port_by_name("net_ring_rxtest", &ring_port) != 0)
+		rte_exit(EXIT_FAILURE, "no port net_ring_rxtest\n");
 	CHECK(rte_pmd_hwcsum_dyn_lookup(&dyn) == 0, "dyn lookup");
 	CHECK(rte_eth_dev_configure(port, 1, 1, &conf) == 0, "configure");
 	CHECK(rte_eth_rx_queue_setup(port, 0, 64, 0, NULL, mp) == 0, "rxq");
@@ -1149,23 +1128,13 @@ setup(const char *so)
 int
 main(int argc, char **argv)
 {
-	char prefix[64];
-	char *eal_args[] = {
-		argv[0], "--no-huge", "-m", "256", "--no-pci", "-l", "0",
-		"--file-prefix", prefix, "-d", NULL, NULL,
-	};
-
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s <librte_net_hwcsum.so>\n", argv[0]);
 		return 2;
 	}
-	/* Own runtime directory: other suites run EAL in parallel. */
-	snprintf(prefix, sizeof(prefix), "hwcsum-rx-%d", (int)getpid());
-	eal_args[10] = argv[1];
-	if (rte_eal_init(11, eal_args) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (harness_eal_init(argv[0], &(struct harness_eal){ .name = "rx",
+			.pmd = argv[1] }) != 0)
 		return 1;
-	}
 	setup(argv[1]);
 	test_ptypes();
 	test_plain();
@@ -1181,10 +1150,7 @@ main(int argc, char **argv)
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs not returned to the pool",
 	      rte_mempool_in_use_count(mp));
 	rte_mempool_free(mp);
-	rte_ring_free(rx_ring);
-	rte_ring_free(tx_ring);
+	harness_rings_free(&rings);
 	rte_eal_cleanup();
-	printf("%s: %lu checks, %lu failure(s)\n", failures ? "FAIL" : "PASS",
-	       checks, failures);
-	return failures || checks == 0 ? 1 : 0;
+	return harness_summary("test_rx");
 }

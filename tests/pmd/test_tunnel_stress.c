@@ -40,23 +40,13 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "stress_eal.h"
+#include "../lib/test_eal.h"
+#include "../lib/test_harness.h"
 
 #define NQ 4			/* queues of the hwcsum port */
 #define BURST 32
 #define POOL_SIZE 1023
 #define RING_SIZE 256
-
-static unsigned int failures;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 /* ------------------------------------------------------------ the ports */
 
@@ -742,7 +732,10 @@ main(int argc, char **argv)
 	mode = argv[2];
 	n_ops = argc > 3 ? strtoul(argv[3], NULL, 0) : 20000;
 	srand(argc > 4 ? strtoul(argv[4], NULL, 0) : 1);
-	if (stress_eal_init(argv[0], argv[1], "tstress") != 0)
+	/* Main and two workers on whatever two CPUs there are. */
+	if (harness_eal_init(argv[0], &(struct harness_eal){ .name = "tstress",
+			.pmd = argv[1], .lcores = "0@(0-1),1@(0-1),2@(0-1)",
+			.no_telemetry = true }) != 0)
 		return 1;
 	if (strcmp(mode, "push") == 0)
 		run_push();
@@ -753,6 +746,5 @@ main(int argc, char **argv)
 	else
 		CHECK(0, "unknown mode %s", mode);
 	rte_eal_cleanup();
-	printf("%s: %s\n", mode, failures == 0 ? "all checks passed" : "FAILED");
-	return failures != 0;
+	return harness_summary(mode);
 }

@@ -29,6 +29,8 @@
 #include <rte_udp.h>
 
 #include "rte_pmd_hwcsum.h"
+#include "../lib/test_eal.h"
+#include "../lib/test_harness.h"
 
 #define RING_NAME "look"
 #define SUB_NAME "net_ring_" RING_NAME
@@ -37,21 +39,10 @@
 #define PKT_LEN 98	/* 14 + 20 + 8 + 56 */
 #define WRONG_CSUM 0x1234
 
-static int failures, checks;
 static struct rte_mempool *mp;
-static struct rte_ring *rx_ring, *tx_ring;
+static struct harness_rings rings;
 static struct rte_pmd_hwcsum_dyn dyn;
 static uint16_t port;
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 enum request { REQ_NONE, REQ_PARTIAL, REQ_DPDK };
 
@@ -122,7 +113,7 @@ one_burst(const char *conf, unsigned int n, unsigned int at, enum request req)
 	}
 	done = rte_eth_tx_burst(port, 0, burst, (uint16_t)n);
 	CHECK(done == n, "%s: burst %u, request at %u: %u sent", conf, n, at, done);
-	got = rte_ring_dequeue_burst(tx_ring, (void **)sent, MAX_BURST + 1, NULL);
+	got = rte_ring_dequeue_burst(rings.tx, (void **)sent, MAX_BURST + 1, NULL);
 	CHECK(got == done, "%s: burst %u: %u on the ring, %u sent", conf, n, got, done);
 	for (i = 0; i < got; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(sent[i], const uint8_t *);
@@ -168,36 +159,18 @@ all_bursts(const char *conf, uint64_t tx_offloads)
 int
 main(int argc, char **argv)
 {
-	char *eal_args[] = {
-		argv[0], "--no-huge", "-m", "128", "--no-pci", "-l", "0",
-		"--file-prefix", NULL, "-d", NULL, NULL,
-	};
-	char prefix[64];
-	int sub;
-
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s <librte_net_hwcsum.so>\n", argv[0]);
 		return 2;
 	}
-	snprintf(prefix, sizeof(prefix), "hwcsum-look-%d", (int)getpid());
-	eal_args[8] = prefix;
-	eal_args[10] = argv[1];
-	if (rte_eal_init(11, eal_args) < 0) {
-		fprintf(stderr, "EAL init failed\n");
+	if (harness_eal_init(argv[0], &(struct harness_eal){ .name = "look",
+			.pmd = argv[1], .memory = "128" }) != 0)
 		return 1;
-	}
 	/* No per-lcore cache: the in-use count is exact. */
 	mp = rte_pktmbuf_pool_create("look", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	rx_ring = rte_ring_create("look_rx", 256, 0, 0);
-	tx_ring = rte_ring_create("look_tx", 256, 0, 0);
-	if (mp == NULL || rx_ring == NULL || tx_ring == NULL)
-		rte_exit(EXIT_FAILURE, "pool or rings: %s\n", rte_strerror(rte_errno));
-	sub = rte_eth_from_rings(RING_NAME, &rx_ring, 1, &tx_ring, 1, 0);
-	if (sub < 0)
-		rte_exit(EXIT_FAILURE, "rte_eth_from_rings: %s\n", rte_strerror(rte_errno));
-	if (rte_vdev_init(HW_NAME, "sub=" SUB_NAME ",tx_engine=none") != 0 ||
-	    rte_eth_dev_get_port_by_name(HW_NAME, &port) != 0)
-		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", HW_NAME, SUB_NAME);
+	if (mp == NULL)
+		rte_exit(EXIT_FAILURE, "pool: %s\n", rte_strerror(rte_errno));
+	port = harness_ring_hwcsum(RING_NAME, 256, 0, HW_NAME, "tx_engine=none", &rings);
 	if (rte_pmd_hwcsum_dyn_lookup(&dyn) != 0)
 		rte_exit(EXIT_FAILURE, "no hwcsum dynfield\n");
 
@@ -207,11 +180,8 @@ main(int argc, char **argv)
 	all_bursts("no TX offload again", 0);
 
 	rte_eth_dev_close(port);
-	rte_ring_free(rx_ring);
-	rte_ring_free(tx_ring);
+	harness_rings_free(&rings);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	printf("%s: %d checks, %d failure(s)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return harness_summary("test_tx_look");
 }

@@ -30,63 +30,40 @@ trap 'rm -rf "$WORK"' EXIT
 run() {
 	local engine=$1 offloads=${2:-}
 	rm -f "$WORK/tap.pcap"
-	{
-		echo "show port summary all"
-		# No offload given: io forwarding, nothing computed by anyone.
-		[ -n "$offloads" ] && echo "set fwd csum" || echo "set fwd io"
-		echo "csum parse-tunnel on 3"
-		# The tap must be up and captured before anything is forwarded.
-		while [ ! -e "$WORK/capturing" ]; do sleep 0.2; done
-		echo "start"
-		sleep 2
-		echo "stop"
-		echo "show port xstats 3"
-		echo "quit"
-	} > "$WORK/cmds.fifo" &
-	(
-		# EAL start-up on a busy machine can take a while; testpmd
-		# starts the ports, which brings the tap up.
-		for _ in $(seq 300); do
-			ip -o link show hwcsumtap0 2>/dev/null | grep -q '[<,]UP[,>]' && break
-			sleep 0.2
-		done
-		ip -o link show hwcsumtap0 2>/dev/null | grep -q '[<,]UP[,>]' ||
-			echo "FAIL: the tap never came up" >&2
-		tcpdump -i hwcsumtap0 -Q in -U -w "$WORK/tap.pcap" 2>"$WORK/tcpdump.log" &
-		echo $! > "$WORK/tcpdump.pid"
-		# tcpdump says so once the socket is open.
-		for _ in $(seq 300); do
-			grep -q "listening on" "$WORK/tcpdump.log" && break
-			sleep 0.1
-		done
-		grep -q "listening on" "$WORK/tcpdump.log" ||
-			echo "FAIL: tcpdump did not start: $(cat "$WORK/tcpdump.log")" >&2
-		touch "$WORK/capturing"
-	) &
-	OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
-		--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null" \
-		--vdev net_tap0,iface=hwcsumtap0 \
-		--vdev net_hwcsum0,sub=net_pcap0 \
-		--vdev "net_hwcsum1,sub=net_tap0,tx_engine=$engine" \
-		-- -i --no-flush-rx --total-num-mbufs=2048 --nb-ports=2 \
-		${offloads:+--tx-offloads=$offloads} < "$WORK/cmds.fifo" 2>&1)
-	RC=$?
-	wait
+	tp_start "--vdev net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null
+		--vdev net_tap0,iface=hwcsumtap0 --vdev net_hwcsum0,sub=net_pcap0
+		--vdev net_hwcsum1,sub=net_tap0,tx_engine=$engine" \
+		"--no-flush-rx --total-num-mbufs=2048 --nb-ports=2 ${offloads:+--tx-offloads=$offloads}" ||
+		{ fail "$engine: testpmd did not start"; return; }
+	# testpmd started the ports, which brought the tap up: it must be
+	# captured before anything is forwarded.
+	ip -o link show hwcsumtap0 2>/dev/null | grep -q '[<,]UP[,>]' ||
+		fail "$engine: the tap is not up"
+	tcpdump -i hwcsumtap0 -Q in -U -w "$WORK/tap.pcap" 2>"$WORK/tcpdump.log" &
+	local tcpdump=$!
+	# tcpdump says so once the socket is open.
+	for _ in $(seq 300); do
+		grep -q "listening on" "$WORK/tcpdump.log" && break
+		sleep 0.1
+	done
+	grep -q "listening on" "$WORK/tcpdump.log" ||
+		fail "$engine: tcpdump did not start: $(cat "$WORK/tcpdump.log")"
+	# No offload given: io forwarding, nothing computed by anyone.
+	[ -n "$offloads" ] && tp_cmd "set fwd csum" || tp_cmd "set fwd io"
+	tp_cmd "csum parse-tunnel on 3"
+	tp_cmd "start"
+	sleep 2
+	tp_cmd "stop"
+	tp_cmd "show port xstats 3"
+	tp_stop
 	sleep 0.5
-	kill "$(cat "$WORK/tcpdump.pid")" 2>/dev/null
-	sleep 0.5
-	rm -f "$WORK/capturing" "$WORK/tcpdump.pid"
-	[ "$RC" -eq 0 ] || fail "$engine: testpmd exited $RC"
-	grep -q "Invalid port" <<<"$OUT" && fail "$engine: testpmd said Invalid port"
+	kill "$tcpdump" 2>/dev/null
+	wait "$tcpdump" 2>/dev/null
 }
 
 # verdicts: "good bad" counts of IP/UDP/TCP checksums in the capture
 verdicts() {
-	tshark -r "$WORK/tap.pcap" -o ip.check_checksum:TRUE \
-		-o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-		-T fields -e ip.checksum.status -e udp.checksum.status \
-		-e tcp.checksum.status 2>/dev/null |
-		tr '\t,' '\n\n' | awk '$1 == 1 { g++ } $1 == 0 { b++ } END { print g + 0, b + 0 }'
+	/usr/bin/python3 "$(dirname "$0")/../lib/pcap_csum.py" --count good-bad "$WORK/tap.pcap"
 }
 
 xstat() { awk -v k="$1:" '$1 == k { print $2; exit }' <<<"$OUT"; }

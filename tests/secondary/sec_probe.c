@@ -10,7 +10,8 @@
  * what needs the primary's heap or its function pointers is refused
  * cleanly: configure, tunnel ports and rte_flow with their errors, bursts
  * with nothing received, nothing taken and rte_errno ENOTSUP. Exit status
- * 0 when every check holds; each failed check prints a line.
+ * 0 when every check holds; every check prints a line (ok: or FAIL),
+ * which tools.sh shows.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,17 +25,8 @@
 #include <rte_flow.h>
 #include <rte_mbuf.h>
 
-static int fails;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { \
-		printf("ok: " __VA_ARGS__); \
-	} else { \
-		printf("FAIL: " __VA_ARGS__); \
-		fails++; \
-	} \
-	printf("\n"); \
-} while (0)
+#define HARNESS_PRINT_PASSES 1
+#include "../lib/test_harness.h"
 
 /* The value of one xstat by name, -1 when it is not listed. */
 static int64_t
@@ -150,6 +142,5 @@ main(int argc, char **argv)
 	CHECK(ret == 0, "close: %d", ret);
 out:
 	rte_eal_cleanup();
-	printf("%s\n", fails ? "some checks failed" : "all checks passed");
-	return fails ? 1 : 0;
+	return harness_summary("sec_probe");
 }

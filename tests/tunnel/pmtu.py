@@ -24,6 +24,8 @@ from scapy.all import (ICMP, IP, TCP, UDP, Dot1Q, Ether, ICMPv6EchoRequest,
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from edges import remote, write_ini  # noqa: E402
 from frames import HOST_MAC, VM_MAC  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import pcap_csum  # noqa: E402
 
 MTU = 1500
 INNER_MACS = [("inner_dst_mac", HOST_MAC), ("inner_src_mac", VM_MAC)]
@@ -190,23 +192,24 @@ def replies(d):
     # its checksums good, no checksum of the quote bad.
     path = os.path.join(d, "answers.pcap")
     wrpcap(path, every, linktype=1)
-    rows = tshark(path, ["icmp.type", "icmp.code", "icmp.mtu", "ip.checksum.status",
-                         "icmp.checksum.status", "icmpv6.type", "icmpv6.code",
-                         "icmpv6.mtu", "icmpv6.checksum.status"],
-                  ["ip.check_checksum:TRUE"])
+    fields = ["icmp.type", "icmp.code", "icmp.mtu", "icmpv6.type", "icmpv6.code", "icmpv6.mtu"]
+    rows = pcap_csum.frames(path, fields=fields)
     for (name, i, mtu), row in zip(what, rows):
-        t4, c4, m4, ipst, st4, t6, c6, m6, st6 = [v.split(",") for v in row]
+        t4, c4, m4, t6, c6, m6 = [row.fields[f].split(",") for f in fields]
         v4 = t4 != [""]
         kind = (t4[0], c4[0], m4[0]) if v4 else (t6[0], c6[0], m6[0])
-        sums = ipst + st4 if v4 else st6
+        st4 = row.status.get("icmp", [])
+        sums = row.status.get("ip", []) + st4 if v4 else row.status.get("icmpv6", [])
         want = ("3", "4", str(mtu)) if v4 else ("2", "0", str(mtu))
-        if kind == want and sums[0] == "1" and (not v4 or st4[0] == "1") and "0" not in sums:
+        if kind == want and sums[:1] == ["good"] and (not v4 or st4[:1] == ["good"]) and \
+           "bad" not in sums:
             print("ok: tshark: %s answer %d: %s, MTU %d, checksums good"
                   % (name, i, "ICMP 3/4" if v4 else "ICMPv6 2/0", mtu))
         else:
             failed += 1
             print("FAIL: tshark: %s answer %d: %s, want type/code/MTU %s"
-                  % (name, i, "|".join(row), "/".join(want)))
+                  % (name, i, "|".join(row.fields[f] for f in fields) + " " + str(row),
+                     "/".join(want)))
     if len(rows) != len(what):
         failed += 1
         print("FAIL: tshark read %d answers of %d" % (len(rows), len(what)))

@@ -27,9 +27,9 @@ capture(int level, const char *msg, void *arg)
 }
 
 #define CHECK_LOG(substr) do { \
-	test_checks++; \
+	harness_checks++; \
 	if (strstr(last_log, (substr)) == NULL) { \
-		test_failures++; \
+		harness_failures++; \
 		fprintf(stderr, "FAIL %s:%d: log '%s' lacks '%s'\n", \
 			__FILE__, __LINE__, last_log, (substr)); \
 	} \
@@ -370,5 +370,5 @@ main(void)
 	test_may_sleep(reg);
 	CHECK_EQ(udp_tunnel_registry_destroy(reg), 0);
 	CHECK(n_logs > 0);
-	return test_summary("test_api");
+	return harness_summary("test_api");
 }

@@ -110,5 +110,5 @@ main(void)
 	udp_tunnel_port_del(reg, AF_INET6, 4789, UDP_TUNNEL_TYPE_VXLAN);
 	udp_tunnel_port_del(reg, AF_INET, 6081, UDP_TUNNEL_TYPE_GENEVE);
 	CHECK_EQ(udp_tunnel_lookup(reg, 4789), 0);
-	return test_summary("test_doc_example");
+	return harness_summary("test_doc_example");
 }

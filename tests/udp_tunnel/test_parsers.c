@@ -218,5 +218,5 @@ main(void)
 	test_gpe();
 	test_gue();
 	test_registry_types();
-	return test_summary("test_parsers");
+	return harness_summary("test_parsers");
 }

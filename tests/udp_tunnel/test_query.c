@@ -170,5 +170,5 @@ main(void)
 	test_users(reg);
 	test_fit(reg);
 	CHECK_EQ(udp_tunnel_registry_destroy(reg), 0);
-	return test_summary("query");
+	return harness_summary("query");
 }

@@ -119,7 +119,7 @@ table_has_room(const struct mock_nic *nic, unsigned int t)
 static void
 report(struct world *w, const char *what, int nic, uint16_t port, unsigned int type)
 {
-	test_failures++;
+	harness_failures++;
 	if (w->failures++ < 5)
 		fprintf(stderr, "FAIL [%s seed-step %lu] nic %d: %s: port %u type 0x%x\n",
 			w->flavour, w->step, nic, what, port, type);
@@ -137,7 +137,7 @@ check_props(struct world *w, bool errors_pending)
 	udp_tunnel_registry_drain(w->bus.reg);
 	for (n = 0; n < N_NICS; n++) {
 		nic = w->bus.nics[n];
-		test_checks++;
+		harness_checks++;
 		/* P2 */
 		if (!errors_pending && udp_tunnel_dev_dump(nic->dev, &dump) == 0) {
 			for (t = 0; t < MOCK_N_TABLES; t++) {
@@ -296,7 +296,7 @@ run_flavour(const char *name, struct mock_knobs knobs, unsigned long steps,
 		}
 		if (phase == 0) {
 			/* without injected errors the device never complains */
-			test_checks++;
+			harness_checks++;
 			if (w->bus.warnings != 0)
 				report(w, "device complaints without injected errors",
 					-1, 0, w->bus.warnings);
@@ -322,7 +322,7 @@ run_flavour(const char *name, struct mock_knobs knobs, unsigned long steps,
 	for (n = 0; n < N_NICS; n++)
 		for (t = 0; t < MOCK_N_TABLES; t++)
 			for (i = 0; i < MOCK_N_PORTS; i++) {
-				test_checks++;
+				harness_checks++;
 				if (w->bus.nics[n]->ports[t][i] != 0)
 					report(w, "port left after every user left", n,
 						(uint16_t)(w->bus.nics[n]->ports[t][i] >> 16), t);
@@ -376,5 +376,5 @@ main(int argc, char **argv)
 	k.open_only = true;
 	k.sleep_ms = 1;		/* MAY_SLEEP: deferred sync on the worker */
 	run_flavour("open_only+sleep", k, steps / 10, seed + 6);
-	return test_summary("test_random_ops");
+	return harness_summary("test_random_ops");
 }
