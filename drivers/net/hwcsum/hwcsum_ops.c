@@ -356,6 +356,17 @@ hwcsum_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	int ret;
 
 	ret = rte_eth_dev_set_mtu(priv->sub_port, mtu);
+	/*
+	 * A sub-port with no MTU of its own (net_pcap, net_ring, net_null
+	 * have no mtu_set) carries what it is given, up to the max_mtu its
+	 * dev_info gives, which ethdev checked this MTU against (hwcsum
+	 * reports the sub-port's limits): the MTU is hwcsum's alone.
+	 */
+	if (ret == -ENOTSUP) {
+		HWCSUM_LOG(INFO, "%s: sub-port %s has no MTU setting: MTU %u is hwcsum's",
+			   dev->data->name, priv->sub_name, mtu);
+		return 0;
+	}
 	if (ret != 0)
 		HWCSUM_LOG(ERR, "%s: setting MTU %u on sub-port %s failed: %s",
 			   dev->data->name, mtu, priv->sub_name,
