@@ -157,6 +157,9 @@ def gateway_cmd(args, direction, rx_pcap, tx_pcap=None, infinite=True, duration=
                                     "--vdev", ul, "--vdev", "net_hwcsum0,sub=" + ul_name,
                                     "--vdev", inner, "--vdev", "net_hwcsum1,sub=" + inner_name,
                                     "--", "--underlay", "net_hwcsum0",
+                                    # a jumbo underlay, as VXLAN needs for
+                                    # 1500-byte VM frames (else too_big)
+                                    "--underlay-mtu", "9000",
                                     "--tunnel", "name=bench,type=vxlan,vni=%d,inner_port=net_hwcsum1,"
                                     "local=%s,remote=%s,remote_mac=%s" % (VNI, local, remote, rmac),
                                     "--stats-interval", "1" if infinite else "0",

@@ -308,6 +308,10 @@ gw_global_set(struct gw_config *cfg, const char *key, const char *value,
 		if (parse_uint(value, 1u << 30, &v))
 			return bad(where, key, value, "seconds");
 		cfg->duration = v;
+	} else if (!strcmp(key, "underlay_mtu")) {
+		if (parse_uint(value, UINT16_MAX, &v) || v < RTE_ETHER_MIN_MTU)
+			return bad(where, key, value, "68..65535 bytes");
+		cfg->underlay_mtu_set = v;
 	} else if (!strcmp(key, "idle_sleep")) {
 		if (parse_uint(value, 100000, &v))
 			return bad(where, key, value, "0..100000 microseconds");
@@ -402,10 +406,11 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 		{ "stats-interval", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "idle-sleep", required_argument, NULL, 'i' },
+		{ "underlay-mtu", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char shortopts[] = "f:u:t:n:s:d:i:h";
+	static const char shortopts[] = "f:u:t:n:s:d:i:m:h";
 	unsigned int nb_cli = 0;
 	int opt;
 
@@ -437,7 +442,7 @@ gw_parse_args(struct gw_config *cfg, int argc, char **argv)
 			if (parse_tunnel_arg(cfg, optarg, ++nb_cli) < 0)
 				return -EINVAL;
 			break;
-		case 'u': case 'n': case 's': case 'd': case 'i':
+		case 'u': case 'n': case 's': case 'd': case 'i': case 'm':
 			global_key(where + 2, key, sizeof(key));
 			if (gw_global_set(cfg, key, optarg, where) < 0)
 				return -EINVAL;
@@ -469,6 +474,7 @@ gw_usage(const char *prog)
 "SYNOPSIS\n"
 "    %s [EAL options] -- [-f FILE] [--underlay PORT] [--tunnel SPEC]...\n"
 "        [--mbufs N] [--stats-interval S] [--duration S] [--idle-sleep US]\n"
+"        [--underlay-mtu N]\n"
 "\n"
 "DESCRIPTION\n"
 "    Frames received on an inner port are encapsulated in the tunnel of\n"
@@ -496,6 +502,11 @@ gw_usage(const char *prog)
 "                          US microseconds between rounds until a packet\n"
 "                          comes ([global] idle_sleep; default 0: busy\n"
 "                          poll). For shared cores and emulated guests.\n"
+"    -m, --underlay-mtu N  set the underlay port's MTU to N at start\n"
+"                          ([global] underlay_mtu; default: leave it as\n"
+"                          the port has it). Tunnels carry frames up to\n"
+"                          the MTU minus their overhead (50 bytes for\n"
+"                          VXLAN over IPv4): 1550 for 1500-byte VM frames.\n"
 "    -h, --help            this text\n"
 "\n"
 "TUNNEL KEYS\n"

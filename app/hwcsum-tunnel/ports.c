@@ -153,6 +153,16 @@ port_setup(uint16_t port, const char *name, uint16_t nq, bool underlay)
 	ret = rte_eth_dev_configure(port, nq, nq, &conf);
 	if (ret == 0)
 		opened[nb_opened++] = port;
+	if (ret == 0 && underlay && gw_cfg.underlay_mtu_set != 0) {
+		ret = rte_eth_dev_set_mtu(port, gw_cfg.underlay_mtu_set);
+		if (ret < 0) {
+			fprintf(stderr, "hwcsum-tunnel: underlay port '%s' refuses MTU "
+				"%u (its range %u..%u): %s\n", name,
+				gw_cfg.underlay_mtu_set, info.min_mtu, info.max_mtu,
+				rte_strerror(-ret));
+			return ret;
+		}
+	}
 	if (ret == 0)
 		ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &rxd, &txd);
 	for (q = 0; ret == 0 && q < nq; q++) {

@@ -87,6 +87,7 @@ struct gw_config {
 	unsigned int nb_queues;
 	bool underlay_chains;		/* the underlay takes mbuf chains */
 	uint16_t underlay_mtu;		/* as last read from ethdev (pmtu.c) */
+	uint16_t underlay_mtu_set;	/* set on the underlay at start, 0: leave it */
 };
 
 /* Why a packet was dropped (every dropped mbuf is freed and counted). */

@@ -79,7 +79,8 @@ RC=$?
 	pass "command line: exit $RC, $(head -1 "$WORK/cli.log")" || fail "command line: exit $RC: $(cat "$WORK/cli.log")"
 # Each [global] key as an option: the message names both spellings.
 base >"$WORK/ok.ini"
-for opt in underlay= mbufs=12x stats-interval=3601 duration=-1 idle-sleep=100001; do
+for opt in underlay= mbufs=12x stats-interval=3601 duration=-1 idle-sleep=100001 \
+	   underlay-mtu=67 underlay-mtu=65536; do
 	name=${opt%%=*} value=${opt#*=}
 	"$GW" -- -f "$WORK/ok.ini" "--$name" "$value" >"$WORK/cli-$name.log" 2>&1
 	RC=$?
@@ -108,7 +109,8 @@ run_gw nopmd --vdev net_ring0 -- -f "$WORK/ok.ini" --duration 1
 # And the valid file runs: statistics lines each second, telemetry.
 TEL_PREFIX=hwcsum-tunnel-$$-tel
 timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 --file-prefix $TEL_PREFIX -d "$PMD_SO" \
-	$RING2 -- -f "$WORK/ok.ini" --stats-interval 1 --duration 4 >"$WORK/ok.log" 2>&1 &
+	$RING2 -- -f "$WORK/ok.ini" --stats-interval 1 --duration 4 --underlay-mtu 9000 \
+	>"$WORK/ok.log" 2>&1 &
 pid=$!
 for _ in $(seq 40); do grep -q "tunnel(s)" "$WORK/ok.log" && break; sleep 0.1; done
 echo /hwcsum_tunnel/stats | /usr/bin/python3 /usr/bin/dpdk-telemetry.py -f $TEL_PREFIX \
@@ -117,6 +119,8 @@ wait $pid
 RC=$?
 [ "$RC" -eq 0 ] && grep -q "none leaked" "$WORK/ok.log" && pass "valid file: exit 0" ||
 	fail "valid file: exit $RC"
+grep -q "^hwcsum-tunnel: underlay MTU 9000" "$WORK/ok.log" &&
+	pass "--underlay-mtu 9000 set on the underlay" || fail "underlay MTU not 9000"
 n=$(grep -c "underlay net_hwcsum0 .* pps .*Mbit/s" "$WORK/ok.log")
 [ "$n" -ge 2 ] && pass "statistics lines: $n" || fail "statistics lines: $n"
 grep -q '"/hwcsum_tunnel/stats": {"encap": 0, "decap": 0' "$WORK/tel.log" &&
