@@ -224,7 +224,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--flow-perf", default="dpdk-test-flow-perf")
     ap.add_argument("--pmd-so", required=True)
-    ap.add_argument("--rules", default="1000,2000,4000,8000")
+    ap.add_argument("--rules", default="1000,2000,4000")
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--json")
     ap.add_argument("--check", action="store_true")
