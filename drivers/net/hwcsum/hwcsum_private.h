@@ -386,6 +386,7 @@ extern const struct eth_dev_ops hwcsum_secondary_ops;
 			    HWCSUM_TX_TSO_OFFLOADS)
 /* Segmentation: in software here, or by a sub-port that offers it. */
 #define HWCSUM_TX_TSO_OFFLOADS (RTE_ETH_TX_OFFLOAD_TCP_TSO | \
+				RTE_ETH_TX_OFFLOAD_UDP_TSO | \
 				RTE_ETH_TX_OFFLOAD_VXLAN_TNL_TSO | \
 				RTE_ETH_TX_OFFLOAD_GENEVE_TNL_TSO | \
 				RTE_ETH_TX_OFFLOAD_UDP_TNL_TSO)
