@@ -17,8 +17,8 @@ Checksums are tshark's to judge (uso_testpmd.sh). These are the shapes
 testpmd 22.11 hands to the port with RTE_MBUF_F_TX_UDP_SEG: its csum
 engine sets the flag only under `set port <p> gso on`, and its own rte_gso
 then takes every datagram whose innermost IP is IPv4 (IS_IPV4_UDP looks at
-RTE_MBUF_F_TX_IPV4 alone, tunnel or not) and passes the IPv6 ones on with
-the flag. IPv4 IDs are test_uso.c's to check.
+RTE_MBUF_F_TX_IPV4 alone, tunnel or not) into its own UDP/IPv4 path and
+clears the flag, and passes the IPv6 ones on with it. IPv4 IDs are test_uso.c's to check.
 """
 import sys
 from scapy.all import Ether, IP, IPv6, UDP, Raw, rdpcap, wrpcap
