@@ -24,6 +24,7 @@ import platform
 import pty
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -63,6 +64,10 @@ def machine():
                 break
     return {"cpu": model, "cpus": os.cpu_count(), "kernel": platform.release(),
             "loadavg": os.getloadavg()[0]}
+
+
+def runtime_dir(prefix):
+    return "/var/run/dpdk/" + prefix
 
 
 def command(a, prefix, rules, kind, fwd):
@@ -112,7 +117,7 @@ def judge(r, rules, out):
 
 def telemetry(prefix, query):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    s.connect("/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix)
+    s.connect(runtime_dir(prefix) + "/dpdk_telemetry.v2")
     s.recv(1024)
     s.send(query.encode())
     reply = json.loads(s.recv(1 << 20))
@@ -133,6 +138,7 @@ def run_once(a, rules, kind):
     p = subprocess.run(command(a, prefix, rules, kind, False), env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=a.timeout)
+    shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
     if p.returncode != 0 or "Bye" not in p.stdout:
         print(p.stdout)
         fail("flow-perf exited %d (%s, %d rules)" % (p.returncode, kind, rules))
@@ -178,6 +184,7 @@ def check(a, rules, kind):
             p.kill()
         rc = p.wait()
         os.close(master)
+        shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
     if state is None:
         print(out)
         fail("flow-perf never reached forwarding after the deletion")
