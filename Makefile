@@ -12,6 +12,7 @@
 #                     and every GENEVE variant of the gateway against Linux
 #   make compare      the kernel-against-bypass matrix on every NIC model
 #                     (docs/compare.md and docs/compare.png)
+#   make tso-full     testpmd's UDP segmentation request over net_pcap
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -19,7 +20,7 @@ MESON_TEST  = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 # Suites kept out of `make test` for its 30-minute budget (own targets below),
 # and testpmd's csum engine on its reduced matrix there (15 of the 64 flag
 # sets; `make check` and `make asan` run all 64).
-LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full
+LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full --no-suite tso-full
 TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # UBSan only prints by default; a report must fail the test. The install
 # suite checks where files go, not memory; the ovs suite runs Open vSwitch
@@ -27,7 +28,7 @@ TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # the normal build runs those three.
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
-	--no-suite install --no-suite ovs --no-suite secondary
+	--no-suite install --no-suite ovs --no-suite secondary --no-suite tso-full
 # make test runs each test once. The host suites run on the ASan + UBSan
 # build, whose run checks all that the normal build's would and more; the
 # normal build runs what that one cannot: the QEMU guests (suite kernel:
@@ -36,7 +37,7 @@ ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 # (suite secondary). `make check` runs the host suites on the normal build.
 NORMAL_ONLY = --suite kernel --suite tsan --suite install --suite ovs --suite secondary
 
-.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare clean
+.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare tso-full clean
 
 all: build
 
@@ -91,6 +92,13 @@ kernel-6.12: build
 qemu-full: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
 	-$(MESON_TEST) --suite qemu-full
+	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
+
+# testpmd 22.11 asking UDP segmentation (`set port 1 gso on`) of a hwcsum
+# port over net_pcap (tests/pmd/uso_testpmd.sh).
+tso-full: build
+	@rm -f $(BUILD)/meson-logs/testlog.json
+	-$(MESON_TEST) --suite tso-full
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
 
 # Linux against hwcsum on virtio-net, e1000, e1000e and rtl8139, the full

@@ -43,3 +43,6 @@ done
 
 # The tunnel gateway: encap/decap Mpps against testpmd's csum engine (sw).
 "$HERE/devtools/bench-gateway.sh" "$BUILD"
+
+# rte_flow insertion/deletion rates through DPDK's dpdk-test-flow-perf.
+"$HERE/devtools/bench-flow-perf.sh" "$BUILD"

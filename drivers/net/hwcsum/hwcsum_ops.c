@@ -80,6 +80,9 @@ hwcsum_dev_configure(struct rte_eth_dev *dev)
 	ret = rte_eth_dev_info_get(priv->sub_port, &sub);
 	if (ret != 0)
 		return ret;
+	ret = hwcsum_sub_reclaim(dev);
+	if (ret != 0)
+		return ret;
 	ret = hwcsum_sub_caps_decide(dev, &conf.txmode.offloads);
 	if (ret != 0)
 		return ret;

@@ -365,6 +365,7 @@ void hwcsum_sub_disown(struct rte_eth_dev *dev);
 int hwcsum_sub_close(struct rte_eth_dev *dev);
 /* Driver name and PCI ID of the sub-port; the engine default or devarg. */
 int hwcsum_sub_identify(struct rte_eth_dev *dev);
+int hwcsum_sub_reclaim(struct rte_eth_dev *dev);
 /* From the configured offloads: what the sub-port is given (priv->sub). */
 int hwcsum_sub_caps_decide(struct rte_eth_dev *dev, uint64_t *sub_tx_offloads);
 const char *hwcsum_engine_name(enum csum_engine engine);
@@ -385,6 +386,7 @@ extern const struct eth_dev_ops hwcsum_secondary_ops;
 			    HWCSUM_TX_TSO_OFFLOADS)
 /* Segmentation: in software here, or by a sub-port that offers it. */
 #define HWCSUM_TX_TSO_OFFLOADS (RTE_ETH_TX_OFFLOAD_TCP_TSO | \
+				RTE_ETH_TX_OFFLOAD_UDP_TSO | \
 				RTE_ETH_TX_OFFLOAD_VXLAN_TNL_TSO | \
 				RTE_ETH_TX_OFFLOAD_GENEVE_TNL_TSO | \
 				RTE_ETH_TX_OFFLOAD_UDP_TNL_TSO)

@@ -262,6 +262,32 @@ fill_spec(struct hwcsum_private *priv, enum csum_engine engine)
 	}
 }
 
+/*
+ * Called while the hwcsum port is stopped, so its sub-port must be too. An
+ * application that walks port ids 0 .. rte_eth_dev_count_avail() - 1 as if
+ * they were contiguous (DPDK 22.11's dpdk-test-flow-perf does) configures
+ * and starts the owned sub-port behind our back. The sub-port is ours:
+ * take it back to the state we left it in, instead of failing with its
+ * EBUSY on every configure that follows.
+ */
+int
+hwcsum_sub_reclaim(struct rte_eth_dev *dev)
+{
+	struct hwcsum_private *priv = hwcsum_priv(dev);
+	int ret;
+
+	if (!rte_eth_devices[priv->sub_port].data->dev_started)
+		return 0;
+	HWCSUM_LOG(WARNING, "%s: sub-port '%s' (port %u) was started by someone else (it belongs to %s); stopping it",
+		   dev->data->name, priv->sub_name, priv->sub_port,
+		   dev->data->name);
+	ret = rte_eth_dev_stop(priv->sub_port);
+	if (ret != 0)
+		HWCSUM_LOG(ERR, "%s: cannot stop sub-port '%s': %s",
+			   dev->data->name, priv->sub_name, rte_strerror(-ret));
+	return ret;
+}
+
 int
 hwcsum_sub_identify(struct rte_eth_dev *dev)
 {

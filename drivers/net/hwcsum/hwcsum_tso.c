@@ -1,22 +1,29 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * TCP segmentation (TSO), plain and in UDP tunnels, on any sub-port.
+ * TCP and UDP segmentation (TSO, USO), plain and in UDP tunnels, on any
+ * sub-port.
  *
- * A packet with RTE_MBUF_F_TX_TCP_SEG is either handed to the sub-port,
- * when it offers that segmentation itself (virtio-net with host TSO; not
- * net_tap, see hwcsum_sub.c), or cut here into segments of tso_segsz
- * payload bytes each. Every segment is a copy, headers and payload, in
- * mbufs of the packet's own pool, and leaves here as a checksum request
- * (DPDK's flags, as testpmd's csum engine sets them) that the ordinary
- * transmit path resolves by docs/pmd.md's rules: the inner TCP checksum
- * in the engine or here, the outer UDP one by LCO or, without
- * RTE_MBUF_F_TX_OUTER_UDP_CKSUM, zero (Linux's GSO_PARTIAL with and
- * without UDP_TUNNEL_CSUM).
+ * A packet with RTE_MBUF_F_TX_TCP_SEG or RTE_MBUF_F_TX_UDP_SEG is either
+ * handed to the sub-port, when it offers that segmentation itself
+ * (virtio-net with host TSO; not net_tap, see hwcsum_sub.c), or cut here
+ * into segments of tso_segsz payload bytes each. Every segment is a
+ * copy, headers and payload, in mbufs of the packet's own pool, and leaves
+ * here as a checksum request (DPDK's flags, as testpmd's csum engine sets
+ * them) that the ordinary transmit path resolves by docs/pmd.md's rules:
+ * the inner TCP or UDP checksum in the engine or here, the outer UDP one
+ * by LCO or, without RTE_MBUF_F_TX_OUTER_UDP_CKSUM, zero (Linux's
+ * GSO_PARTIAL with and without UDP_TUNNEL_CSUM).
  *
  * Headers, as Linux's tcp_gso_segment() and inet_gso_segment() write
  * them: IPv4 total length and ID (+1 a segment, outer and inner), IPv6
  * payload length, outer UDP length, TCP sequence (+tso_segsz), FIN and
  * PSH on the last segment only, CWR on the first only.
+ *
+ * UDP as Linux's __udp_gso_segment() (UDP_SEGMENT, SKB_GSO_UDP_L4), not
+ * as IP fragmentation (rte_gso's "UDP GSO"): every segment is a UDP
+ * datagram of its own with tso_segsz payload bytes (the last one less),
+ * the packet's UDP header with its length fixed and a checksum of its own,
+ * the IPv4 ID +1 a segment as inet_gso_segment() counts it.
  *
  * Why not rte_gso: in 22.11 it cuts TCP/IPv4 and VXLAN/GRE over IPv4
  * only (no IPv6, no GENEVE, no options through its own parser), needs
@@ -43,7 +50,9 @@
 #define PROTO_UDP 17
 #define TCP_HDR_MIN 20
 #define IPV6_HDR_LEN 40
+#define UDP_HDR_LEN 8
 #define TCP_FIN_PSH (RTE_TCP_FIN_FLAG | RTE_TCP_PSH_FLAG)
+#define SEG_FLAGS (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_UDP_SEG)
 
 /* Tunnels whose segments are cut by lengths alone: any UDP tunnel. */
 #define TSO_UDP_TUNNELS (RTE_MBUF_F_TX_TUNNEL_VXLAN | \
@@ -53,14 +62,14 @@
 
 /* Where a TSO packet's headers are, from its lengths. */
 struct tso_shape {
-	bool tunnel, outer_v4, v4;
+	bool tunnel, outer_v4, v4, udp;
 	uint32_t outer_l3, outer_l4;	/* tunnel only */
 	uint32_t l3, l4, hdr_len;
 	uint32_t payload, mss, n_segs;
-	uint64_t offload;		/* the ethdev offload it needs */
+	uint64_t offload;		/* the ethdev offloads it needs, all */
 };
 
-/* The ethdev offload a packet's tunnel asks for; 0: none we can do. */
+/* The ethdev offload a TCP packet's tunnel asks for; 0: none we can do. */
 static uint64_t
 tunnel_offload(uint64_t fl)
 {
@@ -78,6 +87,23 @@ tunnel_offload(uint64_t fl)
 	default:
 		return 0;	/* GRE, IPIP, ESP, MPLS, GTP: not UDP */
 	}
+}
+
+/*
+ * The ethdev offloads a segmentation request needs, every one of them; 0:
+ * none we can do. UDP inside a tunnel needs the tunnel's TSO and UDP_TSO,
+ * as rte_gso asks of VXLAN/UDP (there is no tunnel USO offload bit).
+ */
+static uint64_t
+seg_offloads(uint64_t fl)
+{
+	uint64_t tnl = tunnel_offload(fl);
+
+	if (!(fl & RTE_MBUF_F_TX_UDP_SEG) || tnl == 0)
+		return tnl;
+	if (!(fl & RTE_MBUF_F_TX_TUNNEL_MASK))
+		return RTE_ETH_TX_OFFLOAD_UDP_TSO;
+	return tnl | RTE_ETH_TX_OFFLOAD_UDP_TSO;
 }
 
 /* IP header of this version and length at off, carrying proto next. */
@@ -100,14 +126,24 @@ tso_shape_get(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	const uint8_t *p;
 
 	memset(s, 0, sizeof(*s));
-	if (fl & RTE_MBUF_F_TX_UDP_SEG)
-		return -ENOTSUP;	/* UDP segmentation: not offered */
-	s->offload = tunnel_offload(fl);
-	if (s->offload == 0 || !(priv->sub.tso & s->offload))
+	if ((fl & SEG_FLAGS) == SEG_FLAGS)
+		return -EINVAL;	/* TCP and UDP at once */
+	s->udp = fl & RTE_MBUF_F_TX_UDP_SEG;
+	s->offload = seg_offloads(fl);
+	if (s->offload == 0 || (priv->sub.tso & s->offload) != s->offload)
 		return -ENOTSUP;	/* a tunnel we cannot cut, or not enabled */
-	/* tso_segsz 0, IPv4 without IP_CKSUM, no IP type: DPDK's rules. */
-	if (rte_validate_tx_offload(m) != 0)
+	/* tso_segsz 0, IPv4 without IP_CKSUM, no IP type: DPDK's rules for
+	 * TCP. rte_validate_tx_offload() has none for UDP: tso_segsz and the
+	 * IP type are checked here, and IPv4 without IP_CKSUM is taken (the
+	 * segments' IPv4 checksums are made anyway: their lengths changed). */
+	if (s->udp) {
+		if (m->tso_segsz == 0 ||
+		    !(fl & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)) ||
+		    ((fl & RTE_MBUF_F_TX_IP_CKSUM) && !(fl & RTE_MBUF_F_TX_IPV4)))
+			return -EINVAL;
+	} else if (rte_validate_tx_offload(m) != 0) {
 		return -EINVAL;
+	}
 	s->tunnel = (fl & TSO_UDP_TUNNELS) != 0;
 	s->v4 = fl & RTE_MBUF_F_TX_IPV4;
 	if (s->tunnel) {
@@ -127,7 +163,8 @@ tso_shape_get(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	s->l4 = s->l3 + m->l3_len;
 	s->hdr_len = s->l4 + m->l4_len;
 	s->mss = m->tso_segsz;
-	if (m->l4_len < TCP_HDR_MIN || m->l3_len == 0 ||
+	if ((s->udp ? m->l4_len != UDP_HDR_LEN : m->l4_len < TCP_HDR_MIN) ||
+	    m->l3_len == 0 ||
 	    s->hdr_len > m->data_len || s->hdr_len > m->pkt_len)
 		return -EINVAL;	/* every header in the first segment */
 	s->payload = m->pkt_len - s->hdr_len;
@@ -139,8 +176,9 @@ tso_shape_get(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	if (s->tunnel && !ip_hdr_ok(p + s->outer_l3, s->outer_v4,
 				    m->outer_l3_len, PROTO_UDP))
 		return -EINVAL;
-	if (!ip_hdr_ok(p + s->l3, s->v4, m->l3_len, PROTO_TCP) ||
-	    (p[s->l4 + 12] >> 4) * 4u != m->l4_len)
+	if (!ip_hdr_ok(p + s->l3, s->v4, m->l3_len,
+		       s->udp ? PROTO_UDP : PROTO_TCP) ||
+	    (!s->udp && (p[s->l4 + 12] >> 4) * 4u != m->l4_len))
 		return -EINVAL;
 	return 0;
 }
@@ -234,17 +272,26 @@ seg_headers(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 
 		ip->payload_len = rte_cpu_to_be_16(len - s->l3 - IPV6_HDR_LEN);
 	}
-	th->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(th->sent_seq) + i * s->mss);
-	if (i + 1 != s->n_segs)
-		th->tcp_flags &= ~TCP_FIN_PSH;
-	if (i != 0)
-		th->tcp_flags &= ~RTE_TCP_CWR_FLAG;
+	if (s->udp) {
+		struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(p + s->l4);
+
+		/* A datagram of its own: its length, its checksum (below). */
+		uh->dgram_len = rte_cpu_to_be_16(len - s->l4);
+		uh->dgram_cksum = 0;
+	} else {
+		th->sent_seq = rte_cpu_to_be_32(rte_be_to_cpu_32(th->sent_seq) +
+						i * s->mss);
+		if (i + 1 != s->n_segs)
+			th->tcp_flags &= ~TCP_FIN_PSH;
+		if (i != 0)
+			th->tcp_flags &= ~RTE_TCP_CWR_FLAG;
+	}
 
 	/* A checksum request, as testpmd's csum engine would make it. */
-	fl &= ~(RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_L4_MASK |
+	fl &= ~(SEG_FLAGS | RTE_MBUF_F_TX_L4_MASK |
 		RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_OUTER_IP_CKSUM |
 		priv->tx_partial_flag);
-	fl |= RTE_MBUF_F_TX_TCP_CKSUM;
+	fl |= s->udp ? RTE_MBUF_F_TX_UDP_CKSUM : RTE_MBUF_F_TX_TCP_CKSUM;
 	if (s->v4)	/* the lengths changed: every IPv4 header is summed */
 		fl |= RTE_MBUF_F_TX_IP_CKSUM;
 	if (s->tunnel && s->outer_v4)
@@ -317,7 +364,8 @@ tso_one(struct hwcsum_txq *txq, struct rte_mbuf *m)
 	ret = tso_shape_get(txq->priv, m, &s);
 	if (ret < 0)
 		return ret;
-	if ((txq->priv->sub.tso_hw & s.offload) && tso_hand_down(txq, m) == 0) {
+	if ((txq->priv->sub.tso_hw & s.offload) == s.offload &&
+	    tso_hand_down(txq, m) == 0) {
 		txq->stats.c[HWCSUM_TX_TSO_HW]++;
 		return 0;
 	}
@@ -360,9 +408,7 @@ hwcsum_tso_burst(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 		int ret;
 
 		/* Packets without segmentation: the ordinary burst. */
-		while (done + run < n &&
-		       !(pkts[done + run]->ol_flags & (RTE_MBUF_F_TX_TCP_SEG |
-						       RTE_MBUF_F_TX_UDP_SEG)))
+		while (done + run < n && !(pkts[done + run]->ol_flags & SEG_FLAGS))
 			run++;
 		if (run != 0) {
 			took = hwcsum_tx_burst(txq, pkts + done, run);

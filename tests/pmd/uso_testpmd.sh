@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# UDP segmentation from an unmodified testpmd 22.11 on a hwcsum port over
+# net_pcap. testpmd's csum engine sets RTE_MBUF_F_TX_UDP_SEG only with
+# `set port <p> gso on` (never from `tso set`), and its own rte_gso takes
+# every datagram with IPv4 innermost first (tunnelled or not); those it
+# cannot cut (IPv6 innermost: plain, in VXLAN/IPv4, in GENEVE/IPv6) reach
+# the port with the flag and `tso set`'s /
+# `tunnel_tso set`'s tso_segsz, which hwcsum cuts (UDP_TSO enabled with
+# `port config 1 tx_offload udp_tso on`). Judged by uso_pcap.py (count,
+# order, lengths, IDs, payload byte for byte) and tshark (every IPv4 and
+# UDP checksum; the datagram's own UDP checksum good in every frame).
+PMD_SO=$1
+. "$(dirname "$0")/lib.sh"
+
+MSS=1400
+WORK=$(mktemp -d /var/tmp/hwcsum-uso.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+PY=/usr/bin/python3
+GEN="$(dirname "$0")/uso_pcap.py"
+$PY "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+
+# Port 0 is the net_pcap sub-port (owned, hidden); hwcsum is port 1.
+cat > "$WORK/cmds" <<CMDS
+set fwd csum
+port stop 1
+csum set ip hw 1
+csum set udp hw 1
+csum set outer-ip hw 1
+csum set outer-udp hw 1
+csum parse-tunnel on 1
+tso set $MSS 1
+tunnel_tso set $MSS 1
+port config 1 tx_offload udp_tso on
+set port 1 gso on
+set gso segsz 1500
+port start 1
+show port 1 tx_offload configuration
+start
+stop
+show port xstats 1
+quit
+CMDS
+OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
+	--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=$WORK/out.pcap" \
+	--vdev net_hwcsum0,sub=net_pcap0 \
+	-- -i --no-flush-rx --total-num-mbufs=4096 --nb-ports=1 \
+	< <(while read -r l; do
+		[ "$l" = "stop" ] && sleep 2	# net_pcap reads in.pcap once
+		echo "$l"
+	done < "$WORK/cmds") 2>&1)
+RC=$?
+[ "$RC" -eq 0 ] || fail "testpmd exited $RC"
+grep -q "Invalid port" <<<"$OUT" && fail "testpmd said Invalid port"
+grep -q "UDP_TSO" <<<"$OUT" || fail "UDP_TSO not configured on port 1 (testpmd: $(grep -i udp_tso <<<"$OUT" | head -2))"
+segs=$($PY "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" $MSS)
+if [ $? -ne 0 ]; then
+	fail "$(grep FAIL <<<"$segs" | head -5)"
+else
+	pass "$(tail -1 <<<"$segs"), in order, each a UDP datagram of its own, payload byte for byte"
+fi
+frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
+bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
+	-Y 'ip.checksum.status == 0 || udp.checksum.status == 0' 2>/dev/null | wc -l)
+# The innermost UDP header (port 7000) and its checksum status, per frame.
+inner_good=$(tshark -r "$WORK/out.pcap" -o udp.check_checksum:TRUE -T fields \
+	-E separator=";" -e udp.dstport -e udp.checksum.status 2>/dev/null |
+	awk -F";" '{ np = split($1, p, ","); ns = split($2, s, ",") }
+		p[np] == 7000 && s[ns] == 1 { g++ } END { print g + 0 }')
+[ "$bad" -eq 0 ] && [ "$frames" -gt 0 ] && [ "$inner_good" -eq "$frames" ] &&
+	pass "tshark: $frames frames, every datagram's UDP checksum good, none bad" ||
+	fail "tshark: $frames frames, $bad with a bad checksum, $inner_good with a good inner UDP checksum"
+# Three datagrams longer than one segment: 5 + 4 + 4 segments.
+sw=$(awk '$1 == "tx_tso_sw:" { print $2 }' <<<"$OUT")
+segs_x=$(awk '$1 == "tx_tso_segments:" { print $2 }' <<<"$OUT")
+[ "${sw:-0}" -eq 3 ] && [ "${segs_x:-0}" -eq 13 ] ||
+	fail "tx_tso_sw = ${sw:-none}, tx_tso_segments = ${segs_x:-none}, want 3 and 13"
+finish
