@@ -84,12 +84,14 @@ rm -rf "$RUN"
 mkdir -p "$RUN"
 : > "$TABLE"
 $PY "$REPO/tests/pmd/tso_pcap.py" gen "$RUN/frames.pcap" || fail "tso_pcap.py gen"
+$PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1])))' \
+	"$RUN/frames.pcap" > "$RUN/frames.count" || fail "cannot count the frames"
 "$HERE/guest-pmd-dir.sh" "$RUN" librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23 \
 	librte_net_e1000.so.23 librte_net_virtio.so.23 librte_net_pcap.so.23 > /dev/null ||
 	fail "guest-pmd-dir.sh"
 
 say "booting the guest (TCG: a few minutes)"
-"$REPO/devtools/vm-run.sh" --quiet --timeout 600 "${KERNEL_ARG[@]}" --outdir "$RUN" \
+"$REPO/devtools/vm-run.sh" --quiet --timeout 900 "${KERNEL_ARG[@]}" --outdir "$RUN" \
 	"${NICS[@]}" -- "$HERE/guest-tso.sh" "$MODEL" "$PMD" "$MSS"
 rc=$?
 grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
