@@ -91,7 +91,7 @@ $PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1]))
 	fail "guest-pmd-dir.sh"
 
 say "booting the guest (TCG: a few minutes)"
-"$REPO/devtools/vm-run.sh" --quiet --timeout 900 "${KERNEL_ARG[@]}" --outdir "$RUN" \
+"$REPO/devtools/vm-run.sh" --quiet --timeout 1100 "${KERNEL_ARG[@]}" --outdir "$RUN" \
 	"${NICS[@]}" -- "$HERE/guest-tso.sh" "$MODEL" "$PMD" "$MSS"
 rc=$?
 grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
