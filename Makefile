@@ -9,7 +9,9 @@
 #   make bench    the benchmarks (tables, JSON and plots in build/bench/)
 #   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well
 #   make qemu-full    the QEMU bypass suites with the bare driver's sessions,
-#                     and every GENEVE variant of the gateway against Linux
+#                     every GENEVE variant of the gateway against Linux,
+#                     TSO on e1000/e1000e/virtio-net and the gateway
+#                     segmenting a VM's TSO frames (about 5 min each)
 #   make compare      the kernel-against-bypass matrix on every NIC model
 #                     (docs/compare.md and docs/compare.png)
 #   make tso-full     testpmd's UDP segmentation request over net_pcap

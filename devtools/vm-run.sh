@@ -59,6 +59,13 @@
 #                      safe because the guest only reads the root and
 #                      nothing it uses changes during a run; "none" if a
 #                      test must see host files change while it runs)
+#   --host-hook CMD    run CMD (a path; argument: the run directory) in the
+#                      private network namespace of the virtio-tap NICs,
+#                      in the background while QEMU runs: the host side
+#                      of a test (it can address the taps hwtapI and the
+#                      bridges hwbrLINK, and meet the guest through files
+#                      in the run directory); its output goes to
+#                      <outdir>/hook.log. Needs a virtio-tap NIC
 #   --quiet            do not copy the guest console to stdout
 #   -h, --help         this text
 #
@@ -93,6 +100,7 @@ OUTDIR=
 QUIET=0
 GUEST_ENV=()
 ROOT_CACHE=loose
+HOOK=
 
 T0=$(date +%s)
 
@@ -150,6 +158,7 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	--root-cache) need_arg "$@"; ROOT_CACHE=$2; shift ;;
+	--host-hook) need_arg "$@"; HOOK=$2; shift ;;
 	--quiet) QUIET=1 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -313,6 +322,12 @@ CMDLINE+=" init=$INIT panic=-1 loglevel=4 $APPEND"
 QEMU+=(-append "$CMDLINE")
 
 RUNNER=()
+if [ -n "$HOOK" ]; then
+	[ -n "$NETNS_SETUP" ] || die "--host-hook needs a virtio-tap NIC (its namespace)"
+	[ -x "$HOOK" ] || die "--host-hook $HOOK is not executable"
+	HOOK=$(readlink -f "$HOOK")
+	NETNS_SETUP+="{ $(printf '%q %q' "$HOOK" "$OUTDIR") > $(printf '%q' "$OUTDIR/hook.log") 2>&1 & } && "
+fi
 if [ -n "$NETNS_SETUP" ]; then
 	command -v unshare >/dev/null || die "unshare missing (util-linux)"
 	[ -c /dev/net/tun ] || die "/dev/net/tun missing: virtio-tap NICs need it"

@@ -218,8 +218,8 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	struct csum_walk walk;
 	struct rte_udp_hdr *udp;
 	bool ip_ok, partial;
-	uint32_t hash, payload = m->pkt_len;
-	uint8_t *hdr;
+	uint32_t hash, payload = m->pkt_len, lro_seg = 0;
+	uint8_t *hdr, tcp_hdr_len = 0;
 
 	ip_ok = gw_walk_eth(p, m->data_len, m->pkt_len, &walk) == CSUM_WALK_OK;
 	if (gw_tunnel_carries_ip(t)) {
@@ -227,6 +227,12 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 		if (!ip_ok || walk.n_vlans != 0)
 			return GW_DROP_NOT_IP;
 		payload = walk.l3_end - walk.l3_off;
+	}
+	/* A VM's GSO frame leaves as segments (encap_tso.c): each must fit. */
+	if (unlikely(m->ol_flags & RTE_MBUF_F_RX_LRO)) {
+		lro_seg = gw_lro_segment_len(t, m, &walk, ip_ok, &tcp_hdr_len);
+		if (lro_seg != 0)
+			payload = lro_seg;
 	}
 	/* RFC 7348 4.3: a VTEP does not fragment; the caller answers the VM
 	 * (pmtu.c) from the frame as it came. */
@@ -273,6 +279,12 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	/* Linux udp_flow_src_port(): the hash scaled into the range. */
 	udp->src_port = rte_cpu_to_be_16(t->src_min +
 		(uint16_t)(((uint64_t)hash * (t->src_max - t->src_min + 1)) >> 32));
+	if (lro_seg != 0) {
+		if (!gw_lro_tso_request(t, m, &walk, tcp_hdr_len))
+			return GW_DROP_NO_HEADROOM;
+		w->stats.tso_requests++;
+		return -1;
+	}
 	m->ol_flags = 0;
 	if (!t->udp_csum) {
 		w->stats.outer_zero++;

@@ -110,6 +110,20 @@ lookup_port(const char *name, const char *what, uint16_t *port)
 	return -ENODEV;
 }
 
+/* Does any inner port hand over large TCP frames whole (LRO)? */
+static bool
+inner_lro(void)
+{
+	struct rte_eth_dev_info info;
+	unsigned int i;
+
+	for (i = 0; i < gw_cfg.nb_tunnels; i++)
+		if (rte_eth_dev_info_get(gw_cfg.tunnels[i].inner_port, &info) == 0 &&
+		    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TCP_LRO))
+			return true;
+	return false;
+}
+
 static int
 port_setup(uint16_t port, const char *name, uint16_t nq, bool underlay)
 {
@@ -145,6 +159,19 @@ port_setup(uint16_t port, const char *name, uint16_t nq, bool underlay)
 			 RTE_ETH_RX_OFFLOAD_TCP_CKSUM |
 			 RTE_ETH_RX_OFFLOAD_OUTER_UDP_CKSUM |
 			 RTE_ETH_RX_OFFLOAD_OUTER_IPV4_CKSUM);
+	/* A VM's GSO frames come whole from an inner port that can (virtio:
+	 * LRO) and leave as tunnel TSO requests, segmented by the underlay
+	 * (encap_tso.c). Only then: a TSO offload the sub-port has is
+	 * configured on it too, which changes what it negotiates. */
+	if (underlay && inner_lro()) {
+		gw_cfg.underlay_tso = info.tx_offload_capa &
+			(RTE_ETH_TX_OFFLOAD_VXLAN_TNL_TSO |
+			 RTE_ETH_TX_OFFLOAD_GENEVE_TNL_TSO |
+			 RTE_ETH_TX_OFFLOAD_UDP_TNL_TSO);
+		conf.txmode.offloads |= gw_cfg.underlay_tso;
+	} else if (gw_cfg.underlay_tso != 0) {
+		conf.rxmode.offloads |= info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TCP_LRO;
+	}
 	if (nq > 1) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &

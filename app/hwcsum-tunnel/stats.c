@@ -92,6 +92,10 @@ counters_line(const char *prefix)
 	       s.decap_lengths, s.decap_walked);
 	printf("%spmtu: mtu %u icmp %" PRIu64 "\n", prefix, gw_cfg.underlay_mtu,
 	       s.pmtu_icmp);
+	printf("%stso: lro frames %" PRIu64 " | hwcsum %s: tx_tso_sw %" PRIu64
+	       " tx_tso_segments %" PRIu64 " tx_tso_hw %" PRIu64 "\n", prefix,
+	       s.tso_requests, gw_cfg.underlay_name, gw_xstat(u, "tx_tso_sw"),
+	       gw_xstat(u, "tx_tso_segments"), gw_xstat(u, "tx_tso_hw"));
 	printf("%shwcsum %s: tx_l4_hw %" PRIu64 " tx_l4_sw %" PRIu64
 	       " tx_outer_udp_lco %" PRIu64 " rx_complete %" PRIu64
 	       " rx_l4_bad %" PRIu64 " rx_outer_l4_bad %" PRIu64

@@ -88,6 +88,7 @@ struct gw_config {
 	bool underlay_chains;		/* the underlay takes mbuf chains */
 	uint16_t underlay_mtu;		/* as last read from ethdev (pmtu.c) */
 	uint16_t underlay_mtu_set;	/* set on the underlay at start, 0: leave it */
+	uint64_t underlay_tso;		/* tunnel TSO offloads configured (ports.c) */
 };
 
 /* Why a packet was dropped (every dropped mbuf is freed and counted). */
@@ -120,6 +121,7 @@ struct gw_lcore_stats {
 	uint64_t decap_lengths;		/* decapsulated from hwcsum's lengths */
 	uint64_t decap_walked;		/* decapsulated after our own walk */
 	uint64_t pmtu_icmp;		/* ICMP too-big answers sent to VMs */
+	uint64_t tso_requests;		/* LRO frames sent as tunnel TSO (encap_tso.c) */
 	uint64_t drops[GW_NB_DROPS];
 } __rte_cache_aligned;
 
@@ -165,6 +167,18 @@ unsigned int gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m);
 void gw_encap_prepare(struct gw_tunnel *t);
 void gw_encap_burst(struct gw_worker *w, const struct gw_tunnel *t,
 		    struct rte_mbuf **pkts, uint16_t n);
+
+/* encap_tso.c: a VM's LRO frame (RTE_MBUF_F_RX_LRO, tso_segsz) out as one
+ * tunnel TSO request. gw_lro_segment_len: 0 when m is no such frame or
+ * the underlay was not configured to segment in this tunnel, else the
+ * length of its first segment as max_payload counts it (and the TCP
+ * header's). gw_lro_tso_request: after the outer headers are in place;
+ * false when they are not in the first mbuf with the inner ones. */
+struct csum_walk;
+uint32_t gw_lro_segment_len(const struct gw_tunnel *t, const struct rte_mbuf *m,
+			    const struct csum_walk *w, bool ip_ok, uint8_t *tcp_hdr_len);
+bool gw_lro_tso_request(const struct gw_tunnel *t, struct rte_mbuf *m,
+			const struct csum_walk *w, uint8_t tcp_hdr_len);
 
 /* pmtu.c */
 void gw_pmtu_refresh(struct gw_config *cfg);

@@ -92,6 +92,15 @@ hwcsum_dev_configure(struct rte_eth_dev *dev)
 	conf.rxmode.offloads = app_rx & ~HWCSUM_RX_CSUM_OFFLOADS;
 	if (priv->rx_work)
 		conf.rxmode.offloads |= sub.rx_offload_capa & HWCSUM_RX_CSUM_OFFLOADS;
+	/* LRO needs the sub-port's L4 receive checksum: net_virtio asks the
+	 * host for GUEST_TSO4/6 without GUEST_CSUM, and a tap (QEMU's
+	 * tap_fd_set_offload) hands large frames only with TUN_F_CSUM;
+	 * without it the host cuts every frame before the guest sees it.
+	 * The flags it adds are the sub-port's and, without rx_work, pass
+	 * through unread, as the application did not ask for them. */
+	if (app_rx & RTE_ETH_RX_OFFLOAD_TCP_LRO)
+		conf.rxmode.offloads |= sub.rx_offload_capa &
+			(RTE_ETH_RX_OFFLOAD_TCP_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
 	ret = rte_eth_dev_configure(priv->sub_port, dev->data->nb_rx_queues,
 				    dev->data->nb_tx_queues, &conf);
 	if (ret != 0)

@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Guest side of the QEMU TSO test (tests/qemu/tso.sh runs it through
+# devtools/vm-run.sh):
+#
+#   tests/qemu/guest-tso.sh MODEL PMD_SO MSS
+#
+# NIC 0 goes to uio_pci_generic; testpmd drives net_hwcsum0 on it
+# (sub=<PCI address>) and a net_pcap port that reads $HWCSUM_OUT/frames.pcap
+# (large TCP frames: plain IPv4 and IPv6, VXLAN/IPv4, GENEVE/IPv6 with
+# options, one short; tests/pmd/tso_pcap.py). testpmd's csum engine asks
+# for every checksum in hardware, `tso set MSS` and `tunnel_tso set MSS` on
+# the hwcsum port; the host judges the wire. The replay runs twice (to
+# peer MAC 02:00:00:00:a0:01, then :02): the
+# mempool's in-use count after the second must equal the one after the
+# first (no mbuf kept by a cut or a hand-down).
+#
+# Written to $HWCSUM_OUT: result.txt (pcap frames read, TX port's
+# packets, mempool in use after each pass), xstats-K.txt, port-stats-K.txt,
+# tx-offloads.txt, port-info.txt, testpmd-tso.log.
+
+set -u
+MODEL=${1:?usage: guest-tso.sh MODEL PMD_SO MSS}
+PMD_SO=${2:?usage: guest-tso.sh MODEL PMD_SO MSS}
+MSS=${3:?usage: guest-tso.sh MODEL PMD_SO MSS}
+OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
+T0=$(date +%s)
+say() { echo "[qemu-guest +$(($(date +%s) - T0))s] $*"; }
+die() {
+	say "FAILED: $*"
+	tp_save_log
+	exit 1
+}
+run() { "$@" || die "command failed: $*"; }
+# shellcheck source=tests/qemu/guest-testpmd.sh
+. "$(dirname "$0")/guest-testpmd.sh"
+
+PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+FRAMES="$OUT/frames.pcap"
+[ -r "$FRAMES" ] || die "$FRAMES missing (tso.sh writes it before the boot)"
+# Counted on the host (python and scapy are slow to start under TCG).
+NFRAMES=$(cat "$OUT/frames.count") || die "$OUT/frames.count missing (tso.sh writes it)"
+
+BDF=0000:00:10.0
+[ -d /sys/bus/pci/devices/$BDF ] || die "NIC 0 not at PCI $BDF"
+KDRV=$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver 2>/dev/null)" 2>/dev/null)
+say "model $MODEL: NIC 0 at $BDF (device $(cat /sys/bus/pci/devices/$BDF/device), kernel driver ${KDRV:-none}), $NFRAMES frames, MSS $MSS"
+[ "$(nproc)" -ge 2 ] || die "EAL needs 2 vCPUs, the guest has $(nproc)"
+echo uio_pci_generic > /sys/bus/pci/devices/$BDF/driver_override || die "driver_override on $BDF"
+[ -z "$KDRV" ] || echo "$BDF" > "/sys/bus/pci/drivers/$KDRV/unbind" || die "cannot unbind $BDF from $KDRV"
+echo "$BDF" > /sys/bus/pci/drivers_probe
+[ "$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver)")" = uio_pci_generic ] ||
+	die "$BDF did not bind to uio_pci_generic"
+
+# The other NICs (virtio: the receiving tap of the bridge) stay with the
+# kernel, up, so that QEMU delivers to them and filter-dump records it.
+while read -r idx _model _link mac; do
+	[ "$idx" = 0 ] && continue
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$mac" ] && run ip link set "$(basename "$d")" up
+	done
+done < "$HWCSUM_NICS_FILE"
+
+echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+[ "$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)" -ge 48 ] || die "too few hugepages"
+[ -d "$OUT/pmds" ] || die "$OUT/pmds missing (tso.sh writes it before the boot)"
+run mount --bind "$OUT/pmds" "$PMDS"
+[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
+
+extra=(-d "$PMDS/librte_mempool_ring.so.23" -d "$PMDS/librte_net_pcap.so.23")
+case "$MODEL" in
+e1000 | e1000e) extra+=(-d "$PMDS/librte_net_e1000.so.23") ;;
+virtio) extra+=(-d "$PMDS/librte_net_virtio.so.23") ;;
+*) die "unknown model $MODEL" ;;
+esac
+tp_start tso -l 0-1 -n 1 -m 64 --file-prefix hwcsum-tso --iova-mode=pa \
+	-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" -d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF" \
+	"${extra[@]}" -- -i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 \
+	--txd=256 --rxd=256
+tp_port_id net_pcap0; pp=$VAL
+tp_port_id net_hwcsum0; txp=$VAL
+[ -n "$pp" ] && [ -n "$txp" ] || { tp_last; die "ports net_pcap0/net_hwcsum0 not found"; }
+say "pcap port $pp, hwcsum port $txp"
+
+tp port stop all
+for what in ip udp tcp outer-ip outer-udp; do
+	tp csum set "$what" hw "$txp"
+done
+tp csum parse-tunnel on "$txp"
+tp tso set "$MSS" "$txp"
+tp tunnel_tso set "$MSS" "$txp"
+tp set fwd csum
+tp show port info "$txp"
+tp_last > "$OUT/port-info.txt"
+
+# mempool_in_use: VAL = mbufs of testpmd's pool not in the pool.
+mempool_in_use() {
+	local size common cache
+	tp dump_mempool mb_pool_0
+	[[ $TP_OUT =~ size=([0-9]+) ]] || die "no size in dump_mempool"
+	size=${BASH_REMATCH[1]}
+	[[ $TP_OUT =~ common_pool_count=([0-9]+) ]] || die "no common_pool_count in dump_mempool"
+	common=${BASH_REMATCH[1]}
+	[[ $TP_OUT =~ total_cache_count=([0-9]+) ]] || die "no total_cache_count in dump_mempool"
+	cache=${BASH_REMATCH[1]}
+	VAL=$((size - common - cache))
+}
+
+: > "$OUT/result.txt"
+for pass in 1 2; do
+	# Pass k goes to peer MAC 02:00:00:00:a0:0k: the host tells the
+	# passes apart. The pcap port reads its file again on each port start.
+	tp set eth-peer "$txp" "02:00:00:00:a0:0$pass"
+	tp port start all
+	tp clear port xstats "$txp"
+	tp show port "$txp" tx_offload configuration
+	tp_last > "$OUT/tx-offloads.txt"
+	tp_counter "$pp" RX-packets; rx0=$VAL
+	tp_counter "$txp" TX-packets; tx0=$VAL
+	tp start
+	t=0 last=-1 still=0
+	while :; do
+		sleep 1
+		tp_counter "$pp" RX-packets; rx=$VAL
+		tp_counter "$txp" TX-packets; tx=$VAL
+		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
+			still=$((still + 1))
+			[ "$still" -lt 2 ] || break
+		fi
+		last=$tx
+		t=$((t + 1))
+		[ "$t" -lt 90 ] || break
+	done
+	tp stop
+	tp_last > "$OUT/fwd-stats-$pass.txt"
+	tp_counter "$pp" RX-packets; rx=$VAL
+	tp_counter "$txp" TX-packets; tx=$VAL
+	tp show port stats "$txp"
+	tp_last > "$OUT/port-stats-$pass.txt"
+	tp show port xstats "$txp"
+	tp_last > "$OUT/xstats-$pass.txt"
+	tp port stop all
+	mempool_in_use
+	echo "pass $pass read $((rx - rx0)) sent $((tx - tx0)) in_use $VAL" >> "$OUT/result.txt"
+	say "pass $pass: pcap port read $((rx - rx0)) of $NFRAMES, hwcsum port sent $((tx - tx0)), mempool in use after stop: $VAL"
+	[ $((rx - rx0)) = "$NFRAMES" ] || die "pass $pass: the pcap port read $((rx - rx0)) frames, the file has $NFRAMES"
+done
+tp_stop
+say "done"
+exit 0
