@@ -495,7 +495,7 @@ test_routing(void)
 	/* type 0, two addresses (Hdr Ext Len 4) */
 	uint8_t rh0[40] = { 0, 4, 0, 2 };
 	/* type 2, the home address */
-	uint8_t rh2[24] = { 0, 2, 2, 1 };
+	uint8_t rh2[40] = { 0, 2, 2, 1 };	/* 24 bytes used, 40 for a bad length */
 	/* SRH: Last Entry 2, three segments, then an 8-byte TLV (PadN) */
 	uint8_t srh[64] = { 0, 7, 4, 3, 2 };
 	const uint8_t *one[1];
