@@ -18,6 +18,10 @@ exthdrs.py check DIR    tshark on judge.pcap must call every right checksum
                         agrees with scapy on the final destination);
                         back_<t>.pcap must be expect_<t>.pcap byte for byte,
                         and tshark must find no bad checksum in it
+exthdrs.py encap-check DIR  under_enc.pcap (the gateway's encapsulation of
+                        inner_vx4.pcap: the right packets with Linux's
+                        CHECKSUM_PARTIAL seed over the final destination):
+                        tshark finds every inner checksum completed, good
 """
 import os
 import subprocess
@@ -29,6 +33,7 @@ from scapy.all import (IP, TCP, UDP, Ether, IPv6, IPv6ExtHdrDestOpt,
                        rdpcap, wrpcap)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scapy.layers.inet6 import in6_pseudoheader  # noqa: E402
 from edges import LOCAL4, LOCAL6, remote, write_ini  # noqa: E402
 from frames import GW_MAC, HOST_MAC, PEER_MAC, VM_MAC, vxlan  # noqa: E402
 
@@ -102,6 +107,33 @@ def inner_packets():
     return out
 
 
+def seed(pkt):
+    """pkt with Linux's CHECKSUM_PARTIAL seed in its L4 field: the folded
+    pseudo-header sum (scapy's pseudo-header: the final destination)."""
+    pkt = IPv6(bytes(pkt))
+    layer = UDP if pkt.haslayer(UDP) else TCP
+    u = pkt[layer]
+    ph = bytes(in6_pseudoheader(6 if layer is TCP else 17, u, len(bytes(u))))
+    s = sum(int.from_bytes(ph[i:i + 2], "big") for i in range(0, len(ph), 2))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    u.chksum = s
+    return IPv6(bytes(pkt))
+
+
+def encap_check(d):
+    """tshark on what the gateway sent: every inner UDP/TCP checksum good."""
+    want = int(open(os.path.join(d, "seeded.txt")).read())
+    st = tshark_status(os.path.join(d, "under_enc.pcap"))
+    good = sum(1 for u, t in st if (t or u) == "1")
+    if len(st) == want and good == want:
+        print("ok: encap: tshark finds the %d completed inner checksums good" % want)
+        return 0
+    print("FAIL: encap: %d frames sent of %d, %d inner checksums good: %s"
+          % (len(st), want, good, st[:4]))
+    return 1
+
+
 def gen(d):
     write_ini(d, TUNNELS)
     under, counts = [], {"delivered": 0, "inner_csum": 0, "inner_routing": 0}
@@ -136,6 +168,16 @@ def gen(d):
                 counts["inner_routing"] += 1
         wrpcap(os.path.join(d, "expect_%s.pcap" % t), expect)
     wrpcap(os.path.join(d, "remote.pcap"), under)
+    # The VM's side: the right packets (no fragment) left CHECKSUM_PARTIAL,
+    # the seed over the final destination in the field, for the gateway to
+    # recognise and complete before encapsulating them (VXLAN; GUE's inner
+    # packets tshark cannot reach).
+    seeded = [Ether(bytes(Ether(src=VM_MAC, dst=HOST_MAC) / seed(p)))
+              for _, p, v in inner if v == "good"]
+    wrpcap(os.path.join(d, "inner_vx4.pcap"), seeded)
+    wrpcap(os.path.join(d, "inner_gue6.pcap"), [], linktype=1)
+    with open(os.path.join(d, "seeded.txt"), "w") as f:
+        f.write("%d\n" % len(seeded))
     with open(os.path.join(d, "counts.txt"), "w") as f:
         f.write("%(delivered)d %(inner_csum)d %(inner_routing)d\n" % counts)
 
@@ -201,5 +243,7 @@ if __name__ == "__main__":
         gen(sys.argv[2])
     elif sys.argv[1] == "check":
         sys.exit(1 if check(sys.argv[2]) else 0)
+    elif sys.argv[1] == "encap-check":
+        sys.exit(encap_check(sys.argv[2]))
     else:
         sys.exit("usage: exthdrs.py gen|check DIR")

@@ -14,7 +14,10 @@
 #  - every wrong one is dropped and counted as inner_csum, the malformed
 #    ones as inner_routing, nothing else is dropped, nothing leaks;
 #  - rx on: hwcsum's receive verdict called the wrong ones bad itself
-#    (rx_l4_bad) and the gateway took it.
+#    (rx_l4_bad) and the gateway took it;
+#  - the other way, the right packets sent by the VM with Linux's
+#    CHECKSUM_PARTIAL seed (over the final destination) are completed:
+#    tshark finds every inner checksum of the underlay capture good.
 # Usage: exthdrs.sh <hwcsum-tunnel> <librte_net_hwcsum.so>
 GW=$1 PMD_SO=$2
 . "$(dirname "$0")/lib.sh"
@@ -49,4 +52,14 @@ for mode in on off; do
 	FAILS=$((FAILS + $(grep -c '^FAIL' "$WORK/check-$mode.out")))
 	grep -q '^Traceback' "$WORK/check-$mode.out" && fail "rx=$mode: exthdrs.py check failed"
 done
+
+# The VM's CHECKSUM_PARTIAL packets behind the same headers: the gateway
+# recognises the seed (over the final destination) and completes it.
+run_gw encap $(gw_vdevs "" "$WORK/empty.pcap" "$WORK/under_enc.pcap" "$WORK/inner_@.pcap" \
+	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 2
+[ "$RC" -eq 0 ] && pass "encap: gateway exits 0" || fail "encap: exit status $RC"
+read -r seeded <"$WORK/seeded.txt"
+expect_in "$WORK/encap.log" "encap $seeded decap 0 .*inner partial $seeded," \
+	"encap: the $seeded seeded packets recognised as CHECKSUM_PARTIAL"
+"$PY" "$HERE/exthdrs.py" encap-check "$WORK" || FAILS=$((FAILS + 1))
 finish
