@@ -7,7 +7,8 @@
 #   make check    the fast suites only (no QEMU), on the normal build
 #   make asan     build and run the fast suites with ASan + UBSan
 #   make bench    the benchmarks (tables, JSON and plots in build/bench/)
-#   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well
+#   make kernel-6.12  the kernel checksum suite on the 6.12 tree as well, and
+#                     the fou/udp_tunnel_nic reset race on a lockdep kernel
 #   make qemu-full    the QEMU bypass suites with the bare driver's sessions,
 #                     every GENEVE variant of the gateway against Linux,
 #                     TSO on e1000/e1000e/virtio-net and the gateway

@@ -140,12 +140,17 @@ verify_inner(struct gw_worker *w, struct rte_mbuf *m, uint32_t off,
 		st = csum_walk_ip(p, m->data_len, end, off, ethertype, &in);
 	if (st == CSUM_WALK_NOT_IP)
 		return ethertype == RTE_ETHER_TYPE_TEB ? -1 : GW_DROP_NOT_IP;
+	if (st == CSUM_WALK_BAD_ROUTING)
+		return GW_DROP_INNER_ROUTING;
 	if (st != CSUM_WALK_OK)
 		return GW_DROP_MALFORMED;
 	if (in.ip_version == 4 && !csum_ipv4_hdr_ok(p + in.l3_off))
 		return GW_DROP_INNER_IP_CSUM;
+	/* Behind IPv6 extension headers too: the pseudo-header takes a
+	 * routing header's final destination (csum_mbuf_verify_l4()). A
+	 * fragment's L4 checksum covers every fragment: not here. */
 	if ((in.l4_proto != IPPROTO_UDP && in.l4_proto != IPPROTO_TCP) ||
-	    (in.flags & (CSUM_WALK_F_FRAGMENT | CSUM_WALK_F_EXT_HDRS)))
+	    (in.flags & CSUM_WALK_F_FRAGMENT))
 		return -1;
 	if (in.l4_off + (in.l4_proto == IPPROTO_TCP ? 20 : 8) > m->data_len)
 		return GW_DROP_MALFORMED;
@@ -314,10 +319,11 @@ decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out
 	in_ipv4 = in_l3_pt == RTE_PTYPE_INNER_L3_IPV4 ||
 		in_l3_pt == RTE_PTYPE_INNER_L3_IPV4_EXT ||
 		in_l3_pt == RTE_PTYPE_INNER_L3_IPV4_EXT_UNKNOWN;
-	/* As the slow path: no L4 check behind IPv6 extension headers. */
-	l4_check = in_l3_pt != RTE_PTYPE_INNER_L3_IPV6_EXT &&
-		((pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_UDP ||
-		 (pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_TCP);
+	/* As the slow path: UDP and TCP, behind IPv6 extension headers too
+	 * (hwcsum's verdict uses a routing header's final destination); a
+	 * fragment's L4 type is FRAG, never checked. */
+	l4_check = (pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_UDP ||
+		(pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_TCP;
 	in_l4_hlen = !l4_check ? 0 :
 		(pt & RTE_PTYPE_INNER_L4_MASK) == RTE_PTYPE_INNER_L4_TCP ? 20 : 8;
 	if (in_l4 + in_l4_hlen > m->data_len || l4 + 16 > m->data_len)

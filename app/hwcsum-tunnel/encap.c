@@ -157,8 +157,9 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 		off = 16;
 	else
 		return false;
-	if ((w->flags & (CSUM_WALK_F_FRAGMENT | CSUM_WALK_F_EXT_HDRS)) ||
-	    w->l4_off + off + 2 > m->data_len)
+	/* A fragment carries no whole datagram to sum. */
+	if ((w->flags & CSUM_WALK_F_FRAGMENT) || w->l4_off + off + 2 > m->data_len ||
+	    csum_walk_ipv6_dst_off(w) + 16 > m->data_len)
 		return false;
 	l4_len = w->l3_end - w->l4_off;
 	if (w->ip_version == 4) {
@@ -168,7 +169,8 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 		memcpy(&dst, p + w->l3_off + 16, 4);
 		sum = csum_ipv4_pseudo(src, dst, l4_len, w->l4_proto, 0);
 	} else {
-		sum = csum_ipv6_pseudo(p + w->l3_off + 8, p + w->l3_off + 24,
+		/* The final destination of a routing header (RFC 8200 8.1). */
+		sum = csum_ipv6_pseudo(p + w->l3_off + 8, p + csum_walk_ipv6_dst_off(w),
 				       l4_len, w->l4_proto, 0);
 	}
 	memcpy(&field, p + w->l4_off + off, 2);

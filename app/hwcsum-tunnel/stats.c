@@ -19,6 +19,7 @@ static const char *const drop_names[GW_NB_DROPS] = {
 	[GW_DROP_NO_HEADROOM] = "no_headroom",
 	[GW_DROP_NOT_IP] = "not_ip",
 	[GW_DROP_TOO_BIG] = "too_big",
+	[GW_DROP_INNER_ROUTING] = "inner_routing",
 	[GW_DROP_TX_FULL] = "tx_full",
 };
 

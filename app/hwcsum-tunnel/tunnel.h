@@ -103,6 +103,8 @@ enum gw_drop {
 	GW_DROP_NO_HEADROOM,
 	GW_DROP_NOT_IP,		/* GUE carries only IP */
 	GW_DROP_TOO_BIG,	/* outer packet beyond the underlay MTU */
+	GW_DROP_INNER_ROUTING,	/* inner IPv6 routing header whose final
+				   destination cannot be read (csum_walk) */
 	GW_DROP_TX_FULL,
 	GW_NB_DROPS
 };

@@ -6,6 +6,7 @@
 #include <rte_byteorder.h>
 
 #include "csum_mbuf.h"
+#include "csum_walk.h"
 
 #define PROTO_TCP 6
 #define PROTO_UDP 17
@@ -201,6 +202,45 @@ l4_pseudo(const struct l3_info *l3, uint32_t l4_len, uint8_t l4_proto)
 			rte_cpu_to_be_32(l4_proto));
 }
 
+/*
+ * IPv6 headers longer than the fixed one, copied when the first segment
+ * does not hold them: at most this many bytes (a bound for the stack; in
+ * the first segment there is none).
+ */
+#define IPV6_EXT_COPY_MAX 512
+
+/*
+ * The pseudo-header addresses of an IPv6 packet with extension headers
+ * from l3_off to l4_off: the source and the final destination, which a
+ * routing header with Segments Left > 0 names (RFC 8200 8.1), found by
+ * csum_walk. The headers must end exactly at l4_off. Out of line: only
+ * packets with extension headers come here.
+ */
+static __rte_noinline int
+ipv6_ext_pseudo(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
+		uint32_t end, uint32_t *pseudo)
+{
+	uint8_t buf[IPV6_EXT_COPY_MAX];
+	uint32_t n = l4_off - l3_off;
+	const uint8_t *hdr;
+	struct csum_walk w;
+
+	if (csum_mbuf_in_first_seg(m, l3_off, n))
+		hdr = rte_pktmbuf_mtod_offset(m, const uint8_t *, l3_off);
+	else if (n <= sizeof(buf) && csum_mbuf_read_chain(m, l3_off, n, buf) == 0)
+		hdr = buf;
+	else
+		return -EINVAL;
+	memset(&w, 0, sizeof(w));
+	if (csum_walk_ip(hdr, n, end - l3_off, 0, 0x86dd, &w) != CSUM_WALK_OK ||
+	    w.l4_off != n)
+		return -EINVAL;
+	*pseudo = csum_add(csum_partial_small(hdr + 8, 16, 0),
+			   csum_partial_small(hdr + csum_walk_ipv6_dst_off(&w),
+					      16, 0));
+	return 0;
+}
+
 /* Inline: the data path's callers pass constants and must not pay a call. */
 static __rte_always_inline int
 parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
@@ -242,7 +282,15 @@ parse_l3(const struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 			return -EINVAL;
 		info->end = l3_off + 40 + len16;
 		info->ipv6 = true;
-		info->pseudo = csum_partial_small(hdr + 8, 32, 0);
+		if (l4_off == l3_off + 40) {
+			info->pseudo = csum_partial_small(hdr + 8, 32, 0);
+		} else {
+			if (info->end > m->pkt_len || l4_off > info->end)
+				return -EINVAL;
+			if (ipv6_ext_pseudo(m, l3_off, l4_off, info->end,
+					    &info->pseudo) < 0)
+				return -EINVAL;
+		}
 		break;
 	default:
 		return -EINVAL;

@@ -135,9 +135,12 @@ enum csum_l4_status {
  * Only headers are read: the bytes from complete_start to l4_off, the
  * IP addresses and lengths, and any trailer after the end of the L4
  * datagram (its end is the UDP length for UDP, the IP length for TCP).
- * For IPv6 with extension headers l4_off locates the L4 header; the
- * pseudo-header uses the destination in the fixed header (a routing
- * header's final destination is not looked up).
+ * For IPv6 with extension headers l4_off locates the L4 header: the
+ * headers from l3_off must end exactly there (csum_walk's IPv6 walk), and
+ * the pseudo-header uses the final destination of a routing header with
+ * Segments Left > 0 (RFC 8200 8.1), else the fixed header's; a malformed
+ * routing header is -EINVAL (csum_walk: CSUM_WALK_BAD_ROUTING). The same
+ * holds for csum_mbuf_seed_l4() and the resolve functions below.
  *
  * @param l4_proto IPPROTO_UDP (17) or IPPROTO_TCP (6); for IPv4 it must
  *   match the header's protocol.

@@ -153,7 +153,9 @@ csum_tx__seed(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t l4,
 		end = l3 + csum_tx__be16(ip + 2);
 		pseudo = csum_partial_small(ip + 12, 8, 0);
 	} else if (ip[0] >> 4 == 6) {
-		if (l3 + 40 > len || csum_tx__be16(ip + 4) == 0 || l3 + 40 > l4)
+		/* Extension headers (a routing header's final destination
+		 * goes in the pseudo-header): the reference walks them. */
+		if (l3 + 40 > len || csum_tx__be16(ip + 4) == 0 || l3 + 40 != l4)
 			return false;
 		end = l3 + 40 + csum_tx__be16(ip + 4);
 		pseudo = csum_partial_small(ip + 8, 32, 0);

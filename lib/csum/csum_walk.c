@@ -24,6 +24,10 @@
 #define PROTO_FRAGMENT 44
 #define PROTO_AH 51
 #define PROTO_DSTOPTS 60
+#define RH_TYPE0 0	/* RFC 2460 (deprecated by RFC 5095, still parsed) */
+#define RH_TYPE2 2	/* RFC 6275: one address, the home address */
+#define RH_SRH 4	/* RFC 8754 */
+#define IPV6_ADDR_LEN 16
 
 static const char *const status_names[] = {
 	[CSUM_WALK_OK] = "ok",
@@ -33,6 +37,7 @@ static const char *const status_names[] = {
 	[CSUM_WALK_BAD_VERSION] = "bad_version",
 	[CSUM_WALK_BAD_HEADER] = "bad_header",
 	[CSUM_WALK_BAD_LENGTH] = "bad_length",
+	[CSUM_WALK_BAD_ROUTING] = "bad_routing",
 };
 
 const char *
@@ -114,6 +119,49 @@ walk_ipv4(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 	return CSUM_WALK_OK;
 }
 
+/*
+ * A routing header of len bytes at pos, wholly in view, whose Segments Left
+ * is not 0: where its final destination is (RFC 8200 8.1 and 4.4: the
+ * pseudo-header of a packet still on its way uses the last hop's address).
+ * Only what the type's RFC allows is read; anything else is BAD_ROUTING
+ * (a receiver would answer it with an ICMPv6 Parameter Problem).
+ */
+static enum csum_walk_status
+routing_final_dst(const uint8_t *p, uint32_t pos, uint32_t len,
+		  struct csum_walk *w)
+{
+	uint32_t units = p[pos + 1], left = p[pos + 3], n;
+
+	if (w->flags & CSUM_WALK_F_ROUTED)
+		return CSUM_WALK_BAD_ROUTING; /* two final destinations */
+	switch (p[pos + 2]) {
+	case RH_TYPE0:
+		/* 4 reserved bytes, then n = units / 2 addresses. */
+		n = units / 2;
+		if ((units & 1) || left > n)
+			return CSUM_WALK_BAD_ROUTING;
+		w->final_dst_off = pos + len - IPV6_ADDR_LEN;
+		break;
+	case RH_TYPE2:
+		if (units != 2 || left != 1)
+			return CSUM_WALK_BAD_ROUTING;
+		w->final_dst_off = pos + 8;
+		break;
+	case RH_SRH:
+		/* Last Entry + 1 segments from byte 8, Segment List[0] first;
+		 * TLVs may follow them. */
+		n = p[pos + 4] + 1u;
+		if (2 * n > units || left > n)
+			return CSUM_WALK_BAD_ROUTING;
+		w->final_dst_off = pos + 8;
+		break;
+	default:
+		return CSUM_WALK_BAD_ROUTING;
+	}
+	w->flags |= CSUM_WALK_F_ROUTED;
+	return CSUM_WALK_OK;
+}
+
 /* n bytes at pos: inside the datagram first (a lie), then in the view. */
 static inline enum csum_walk_status
 ext_fits(uint32_t pos, uint32_t n, uint32_t end, uint32_t hdr_len)
@@ -164,6 +212,11 @@ walk_ipv6(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 			st = ext_fits(pos, len, end, hdr_len);
 			if (st != CSUM_WALK_OK)
 				return st;
+			if (next == PROTO_ROUTING && p[pos + 3] != 0) {
+				st = routing_final_dst(p, pos, len, w);
+				if (st != CSUM_WALK_OK)
+					return st;
+			}
 			next = p[pos];
 			pos += len;
 			break;
@@ -199,6 +252,7 @@ csum_walk_ip(const void *hdr, uint32_t hdr_len, uint32_t pkt_len,
 	w->ip_version = 0;
 	w->l4_proto = 0;
 	w->flags = 0;
+	w->final_dst_off = 0;
 	if (hdr_len > pkt_len)
 		hdr_len = pkt_len;
 	if (ethertype != 0 && ethertype != ETHERTYPE_IPV4 &&

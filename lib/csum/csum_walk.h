@@ -7,7 +7,9 @@
  * The one header walker: Ethernet, up to two 802.1Q/802.1ad tags, then
  * IPv4 (options, fragment bits, total length) or IPv6 (hop-by-hop,
  * routing, destination options and AH extension headers; a fragment
- * header ends the walk). Receive classification and the transmit
+ * header ends the walk). A routing header with Segments Left > 0 names the
+ * packet's final destination, which the L4 pseudo-header uses (RFC 8200
+ * 8.1): the walk records where it is. Receive classification and the transmit
  * offloadability check both use it, so a packet is understood the same way
  * in both directions.
  *
@@ -36,6 +38,11 @@ enum csum_walk_status {
 	CSUM_WALK_BAD_VERSION,	  /**< version not 4/6, or not the ethertype's */
 	CSUM_WALK_BAD_HEADER,	  /**< IPv4 ihl < 5 */
 	CSUM_WALK_BAD_LENGTH,	  /**< IP length shorter than its headers, or past pkt_len */
+	CSUM_WALK_BAD_ROUTING,	  /**< IPv6 routing header with Segments Left > 0
+				       whose final destination cannot be read:
+				       a type other than 0, 2 and 4, a length or
+				       Segments Left its type does not allow, or a
+				       second such header */
 };
 
 /* What the walk saw (flags of struct csum_walk). */
@@ -45,6 +52,8 @@ enum csum_walk_status {
 #define CSUM_WALK_F_LATER_FRAG	(1u << 3) /**< fragment offset not 0: no L4 header here */
 #define CSUM_WALK_F_JUMBO	(1u << 4) /**< IPv6 payload length 0 with hop-by-hop:
 					       l3_end is pkt_len */
+#define CSUM_WALK_F_ROUTED	(1u << 5) /**< IPv6 routing header with Segments
+					       Left > 0: final_dst_off is valid */
 
 /** Where the headers are (offsets from hdr, like the packet's own). */
 struct csum_walk {
@@ -60,7 +69,22 @@ struct csum_walk {
 	uint8_t l4_proto;   /**< IPPROTO_* behind the IP headers (fragment: what
 				 the fragment carries) */
 	uint8_t flags;	    /**< CSUM_WALK_F_* */
+	/**
+	 * With CSUM_WALK_F_ROUTED only (undefined without it, and
+	 * csum_walk_eth_fast() leaves it alone): the 16-byte final destination
+	 * in the routing header, which the pseudo-header uses instead of the
+	 * IPv6 header's destination (last address of type 0 and type 2,
+	 * Segment List[0] of a segment routing header, type 4).
+	 */
+	uint32_t final_dst_off;
 };
+
+/** The pseudo-header's IPv6 destination: the final one (16 bytes at hdr + result). */
+static inline uint32_t
+csum_walk_ipv6_dst_off(const struct csum_walk *w)
+{
+	return (w->flags & CSUM_WALK_F_ROUTED) ? w->final_dst_off : w->l3_off + 24;
+}
 
 /**
  * Ethernet and tags at off: fills l2_off, n_vlans, outer_tpid, ethertype,

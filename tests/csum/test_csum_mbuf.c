@@ -639,6 +639,100 @@ test_resolve_seed_only(void)
 	}
 }
 
+/*
+ * IPv6 with a routing header that has segments left (RFC 8200 8.1): the
+ * seed, the filled checksum and the verdict use the final destination
+ * (type 0: the last address; SRH: Segment List[0]), with the headers cut
+ * into segments at every byte; a malformed one is refused.
+ */
+static void
+test_routed_pseudo(void)
+{
+	static const uint8_t src[16] = { 0x20, 0x01, 0x0d, 0xb8, 1, [15] = 2 };
+	static const uint8_t dst[16] = { 0x20, 0x01, 0x0d, 0xb8, 1, [15] = 1 };
+	static uint8_t p[14 + 40 + 56 + 20 + 21];
+	unsigned int type, tcp, cut;
+
+	for (type = 0; type < 2; type++) {
+		for (tcp = 0; tcp < 2; tcp++) {
+			uint32_t rh = type == 0 ? 40 : 56, l4 = 54 + rh;
+			uint32_t l4_len = (tcp ? 20 : 8) + 21, len = l4 + l4_len;
+			uint32_t off = tcp ? 16 : 6, i, sum;
+			const uint8_t *final;
+			uint16_t want, fixed, got;
+
+			memset(p, 0, sizeof(p));
+			p[12] = 0x86;
+			p[13] = 0xdd;
+			p[14] = 0x60;
+			p[18] = (uint8_t)((len - 54) >> 8);
+			p[19] = (uint8_t)(len - 54);
+			p[20] = 43;
+			memcpy(p + 22, src, 16);
+			memcpy(p + 38, dst, 16);
+			p[54] = tcp ? 6 : 17;
+			if (type == 0) {	/* two addresses, both left */
+				p[55] = 4;
+				p[57] = 2;
+			} else {		/* SRH: three segments, two left */
+				p[55] = 6;
+				p[56] = 4;
+				p[57] = 2;
+				p[58] = 2;
+			}
+			for (i = 62; i < l4; i++)
+				p[i] = (uint8_t)(i * 7);
+			final = type == 0 ? p + l4 - 16 : p + 62;
+			for (i = l4; i < len; i++)
+				p[i] = (uint8_t)(i * 13);
+			if (!tcp) {
+				p[l4 + 4] = 0;
+				p[l4 + 5] = (uint8_t)l4_len;
+			} else {
+				p[l4 + 12] = 0x50;
+			}
+			memset(p + l4 + off, 0, 2);
+			sum = csum_partial(p + l4, l4_len, 0);
+			want = csum_finish(csum_ipv6_pseudo(src, final, l4_len, p[54], sum));
+			fixed = csum_finish(csum_ipv6_pseudo(src, dst, l4_len, p[54], sum));
+			CHECK(want != fixed, "the two destinations give one checksum");
+			for (cut = 1; cut < len; cut++) {
+				struct test_chain c;
+				struct rte_mbuf *m = test_chain_build(&c, p, len, &cut, 1);
+				uint32_t complete;
+
+				CHECK(csum_mbuf_seed_l4(m, 14, l4, p[54]) == 0 &&
+				      csum_mbuf_apply_partial(m, l4, off) == 0,
+				      "type %u tcp %u cut %u: seed and fill", type, tcp, cut);
+				csum_mbuf_read(m, l4 + off, 2, &got);
+				CHECK(got == want, "type %u tcp %u cut %u: filled %04x, final %04x, fixed %04x",
+				      type, tcp, cut, got, want, fixed);
+				csum_mbuf_complete(m, 14, &complete);
+				CHECK(csum_mbuf_verify_l4(m, 14, complete, 14, l4, p[54], 0) ==
+				      CSUM_L4_GOOD, "type %u tcp %u cut %u: verify", type, tcp, cut);
+				csum_mbuf_write(m, l4 + off, 2, &fixed);
+				csum_mbuf_complete(m, 14, &complete);
+				CHECK(csum_mbuf_verify_l4(m, 14, complete, 14, l4, p[54], 0) ==
+				      CSUM_L4_BAD, "type %u tcp %u cut %u: the fixed header's", type,
+				      tcp, cut);
+				/* l4_off inside the routing header: refused. */
+				CHECK(csum_mbuf_verify_l4(m, 14, complete, 14, l4 - 8, p[54], 0) ==
+				      -EINVAL, "type %u cut %u: l4_off not where the headers end",
+				      type, cut);
+				/* Segments left beyond the list: no final destination. */
+				p[57] = 3 + type;
+				test_chain_free(&c);
+				m = test_chain_build(&c, p, len, &cut, 1);
+				CHECK(csum_mbuf_seed_l4(m, 14, l4, p[54]) == -EINVAL &&
+				      csum_mbuf_verify_l4(m, 14, complete, 14, l4, p[54], 0) == -EINVAL,
+				      "type %u tcp %u cut %u: malformed", type, tcp, cut);
+				p[57] = 2;
+				test_chain_free(&c);
+			}
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -653,5 +747,6 @@ main(void)
 	test_seed_and_hdr();
 	test_resolve_received_partial();
 	test_resolve_seed_only();
+	test_routed_pseudo();
 	return harness_summary("test_csum_mbuf");
 }

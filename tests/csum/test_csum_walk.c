@@ -5,7 +5,9 @@
  * parser (rte_net_get_ptype()); truncated at every byte (views of exactly
  * that size on the heap, so ASan sees any read past them); bad versions,
  * lengths and ihl; too many tags; fragments; extension headers past the
- * datagram; walks from an inner Ethernet or IP header; random bytes.
+ * datagram; walks from an inner Ethernet or IP header; random bytes;
+ * routing headers with Segments Left > 0 (the final destination, RFC 8200
+ * 8.1) and the malformed ones.
  */
 #include <stdbool.h>
 
@@ -461,6 +463,120 @@ test_random(void)
 	CHECK(ok > 10000 && bad > 10000, "random walks: %u ok, %u not", ok, bad);
 }
 
+/*
+ * Ethernet, IPv6, the given extension headers (each: next header filled
+ * in, the rest as given), UDP with 8 payload bytes. Returns the length.
+ */
+static uint32_t
+build_ext(uint8_t *p, const uint8_t *const *ext, const uint32_t *ext_len,
+	  unsigned int n)
+{
+	uint32_t pos = 54, i;
+
+	memset(p, 0, PKT_MAX);
+	put16(p + 12, 0x86dd);
+	p[14] = 0x60;
+	p[20] = n ? 43 : 17;	/* every extension header here is a routing one */
+	for (i = 0; i < n; i++) {
+		memcpy(p + pos, ext[i], ext_len[i]);
+		p[pos] = i + 1 < n ? 43 : 17;
+		pos += ext_len[i];
+	}
+	put16(p + pos + 4, 16);
+	put16(p + 18, (uint16_t)(pos + 16 - 54));
+	return pos + 16;
+}
+
+/* Routing headers: where the final destination is, and what is refused. */
+static void
+test_routing(void)
+{
+	static uint8_t pkt[PKT_MAX];
+	/* type 0, two addresses (Hdr Ext Len 4) */
+	uint8_t rh0[40] = { 0, 4, 0, 2 };
+	/* type 2, the home address */
+	uint8_t rh2[40] = { 0, 2, 2, 1 };	/* 24 bytes used, 40 for a bad length */
+	/* SRH: Last Entry 2, three segments, then an 8-byte TLV (PadN) */
+	uint8_t srh[64] = { 0, 7, 4, 3, 2 };
+	const uint8_t *one[1];
+	const uint8_t *two[2];
+	uint32_t len_one[1], len_two[2], len;
+	struct csum_walk w;
+	enum csum_walk_status st;
+
+#define WALK_ONE(hdr, n) (one[0] = (hdr), len_one[0] = (n), \
+	len = build_ext(pkt, one, len_one, 1), csum_walk_eth(pkt, len, len, 0, &w))
+
+	st = WALK_ONE(rh0, 40);
+	CHECK(st == CSUM_WALK_OK && (w.flags & CSUM_WALK_F_ROUTED) &&
+	      w.final_dst_off == 54 + 8 + 16 && csum_walk_ipv6_dst_off(&w) == 78 &&
+	      w.l4_off == 94 && w.l4_proto == 17, "type 0, 2 of 2 left: last address");
+	rh0[3] = 1;
+	st = WALK_ONE(rh0, 40);
+	CHECK(st == CSUM_WALK_OK && w.final_dst_off == 78, "type 0, 1 of 2 left: last address");
+	rh0[3] = 0;
+	st = WALK_ONE(rh0, 40);
+	CHECK(st == CSUM_WALK_OK && !(w.flags & CSUM_WALK_F_ROUTED) &&
+	      csum_walk_ipv6_dst_off(&w) == 14 + 24, "type 0, none left: the IPv6 destination");
+	rh0[3] = 3;
+	CHECK(WALK_ONE(rh0, 40) == CSUM_WALK_BAD_ROUTING, "type 0, 3 left of 2");
+	rh0[1] = 3;
+	rh0[3] = 1;
+	CHECK(WALK_ONE(rh0, 32) == CSUM_WALK_BAD_ROUTING, "type 0, odd length");
+	rh0[1] = 0;
+	CHECK(WALK_ONE(rh0, 8) == CSUM_WALK_BAD_ROUTING, "type 0, no address, 1 left");
+
+	st = WALK_ONE(rh2, 24);
+	CHECK(st == CSUM_WALK_OK && (w.flags & CSUM_WALK_F_ROUTED) &&
+	      w.final_dst_off == 62, "type 2: the home address");
+	rh2[3] = 2;
+	CHECK(WALK_ONE(rh2, 24) == CSUM_WALK_BAD_ROUTING, "type 2, 2 left");
+	rh2[3] = 1;
+	rh2[1] = 4;
+	CHECK(WALK_ONE(rh2, 40) == CSUM_WALK_BAD_ROUTING, "type 2, two addresses");
+
+	st = WALK_ONE(srh, 64);
+	CHECK(st == CSUM_WALK_OK && (w.flags & CSUM_WALK_F_ROUTED) &&
+	      w.final_dst_off == 62 && w.l4_off == 118, "SRH with a TLV: Segment List[0]");
+	srh[3] = 4;
+	CHECK(WALK_ONE(srh, 64) == CSUM_WALK_BAD_ROUTING, "SRH, 4 left of 3");
+	srh[3] = 1;
+	srh[4] = 3;
+	srh[1] = 6;
+	CHECK(WALK_ONE(srh, 56) == CSUM_WALK_BAD_ROUTING, "SRH, 4 segments in 48 bytes");
+	srh[4] = 2;
+	st = WALK_ONE(srh, 56);
+	CHECK(st == CSUM_WALK_OK && w.final_dst_off == 62, "SRH, 3 segments exactly");
+
+	rh2[1] = 2;
+	rh2[2] = 3;	/* RPL (RFC 6554): compressed addresses, not read */
+	CHECK(WALK_ONE(rh2, 24) == CSUM_WALK_BAD_ROUTING, "type 3, 1 left");
+	rh2[3] = 0;
+	st = WALK_ONE(rh2, 24);
+	CHECK(st == CSUM_WALK_OK && !(w.flags & CSUM_WALK_F_ROUTED), "type 3, none left");
+	rh2[2] = 2;
+	rh2[3] = 1;
+
+	/* Two routing headers: one final destination at most. */
+	two[0] = rh2;
+	two[1] = rh2;
+	len_two[0] = len_two[1] = 24;
+	len = build_ext(pkt, two, len_two, 2);
+	CHECK(csum_walk_eth(pkt, len, len, 0, &w) == CSUM_WALK_BAD_ROUTING,
+	      "two routing headers with segments left");
+	pkt[54 + 24 + 3] = 0;
+	CHECK(csum_walk_eth(pkt, len, len, 0, &w) == CSUM_WALK_OK &&
+	      w.final_dst_off == 62, "the second one with none left");
+
+	/* A routing header cut by the view is truncated, not malformed. */
+	len = build_ext(pkt, one, len_one, 1);
+	CHECK(csum_walk_eth(pkt, 54 + 20, len, 0, &w) == CSUM_WALK_TRUNCATED,
+	      "cut routing header");
+	CHECK(strcmp(csum_walk_status_name(CSUM_WALK_BAD_ROUTING), "bad_routing") == 0,
+	      "name");
+#undef WALK_ONE
+}
+
 int
 main(void)
 {
@@ -468,6 +584,7 @@ main(void)
 	test_shapes();
 	test_bad();
 	test_inner();
+	test_routing();
 	test_random();
 	return harness_summary("test_csum_walk");
 }

@@ -98,6 +98,10 @@ compare(const uint8_t *buf, uint32_t hdr_len, uint32_t pkt_len, uint32_t off)
 	memset(&b, 0x5a, sizeof(b));
 	sa = csum_walk_eth(v, hdr_len, pkt_len, off, &a);
 	sb = csum_walk_eth_fast(v, hdr_len, pkt_len, off, &b);
+	/* final_dst_off means something only with CSUM_WALK_F_ROUTED, which
+	 * the fast walk never sets (a routing header goes to csum_walk_eth()). */
+	if (!((a.flags | b.flags) & CSUM_WALK_F_ROUTED))
+		a.final_dst_off = b.final_dst_off = 0;
 	CHECK(sa == sb && memcmp(&a, &b, sizeof(a)) == 0,
 	      "view %u, packet %u, from %u: csum_walk_eth %s (l3 %u l4 %u end %u flags %#x), "
 	      "fast %s (l3 %u l4 %u end %u flags %#x)", hdr_len, pkt_len, off,
@@ -110,6 +114,7 @@ compare(const uint8_t *buf, uint32_t hdr_len, uint32_t pkt_len, uint32_t off)
 	if (hdr_len == 0) {
 		sa = csum_walk_eth(NULL, 0, pkt_len, off, &a);
 		sb = csum_walk_eth_fast(NULL, 0, pkt_len, off, &b);
+		a.final_dst_off = b.final_dst_off = 0;
 		CHECK(sa == sb && memcmp(&a, &b, sizeof(a)) == 0, "NULL view");
 	}
 }

@@ -67,6 +67,8 @@ struct ref_ip {
 	bool frag;
 	uint32_t l3, l4, l3_end;
 	uint32_t l4_end;	/* UDP: by its length; TCP: l3_end; 0: no L4 */
+	uint32_t final_dst;	/* IPv6 routing header with segments left: the
+				   pseudo-header's destination; 0: none */
 };
 
 struct ref_view {
@@ -94,6 +96,29 @@ ref_l2(const uint8_t *b, uint32_t len, uint32_t off, uint16_t *et)
 		*et = be16(b + off);
 	}
 	return off + 2;
+}
+
+/*
+ * RFC 8200 8.1: a routing header with segments left gives the final
+ * destination (type 0: its last address, type 2: its one address, SRH:
+ * Segment List[0]); false where it cannot (a receiver drops those).
+ */
+static bool
+ref_routing(const uint8_t *b, uint32_t len, uint32_t off, uint32_t hl,
+	    struct ref_ip *r)
+{
+	uint32_t units = b[off + 1], left = b[off + 3];
+
+	if (off + hl > len || r->final_dst != 0)
+		return false;
+	if (b[off + 2] == 0 && units % 2 == 0 && left <= units / 2)
+		r->final_dst = off + hl - 16;
+	else if (b[off + 2] == 2 && units == 2 && left == 1)
+		r->final_dst = off + 8;
+	else if (b[off + 2] == 4 && 2 * (b[off + 4] + 1u) <= units &&
+		 left <= b[off + 4] + 1u)
+		r->final_dst = off + 8;
+	return r->final_dst != 0;
 }
 
 static void
@@ -135,6 +160,9 @@ ref_ip_parse(const uint8_t *b, uint32_t len, uint32_t end, uint32_t l3,
 				if (off + 8 > len || off + 8 > r->l3_end)
 					return;
 				hl = nh == 51 ? (b[off + 1] + 2u) * 4 : (b[off + 1] + 1u) * 8;
+				if (nh == 43 && b[off + 3] != 0 &&
+				    !ref_routing(b, len, off, hl, r))
+					return;
 				nh = b[off];
 				off += hl;
 				continue;
@@ -217,6 +245,14 @@ ref_l4_verdict(const uint8_t *b, const struct ref_ip *r, bool zero_ok)
 		return -1;
 	if (r->proto == FZ_PROTO_UDP && get16(b + r->l4 + 6) == 0)
 		return r->version == 4 || zero_ok ? -1 : 0;
+	if (r->final_dst != 0 && r->proto != FZ_PROTO_SCTP) {
+		uint8_t ip[40];
+
+		memcpy(ip, b + r->l3, 40);
+		memcpy(ip + 24, b + r->final_dst, 16);
+		return ref_fold(ref_pseudo(ip, r->l4_end - r->l4, r->proto) +
+				ref_sum(b + r->l4, r->l4_end - r->l4)) == 0xffff;
+	}
 	return ref_l4_ok(b, r->l3, r->l4, r->l4_end, r->proto);
 }
 

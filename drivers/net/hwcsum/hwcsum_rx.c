@@ -579,7 +579,9 @@ rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 	if ((w->flags & CSUM_WALK_F_FRAGMENT) ||
 	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
 		return true;
-	if (w->flags & CSUM_WALK_F_JUMBO)
+	/* A jumbogram, or a routing header's final destination in the
+	 * pseudo-header: csum_mbuf_verify_l4() judges those. */
+	if (w->flags & (CSUM_WALK_F_JUMBO | CSUM_WALK_F_ROUTED))
 		return false;
 	if (w->l4_proto == PROTO_UDP) {
 		if (w->l4_off + UDP_HLEN > w->l3_end)
