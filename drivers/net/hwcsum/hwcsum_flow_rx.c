@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <ethdev_driver.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
-#include <ethdev_driver.h>
 
 #include "hwcsum_private.h"
 #include "hwcsum_rx_parse.h"

@@ -10,7 +10,8 @@
  * flags, packet_type and the COMPLETE dynamic field of rte_pmd_hwcsum.h.
  *
  * No lock, no allocation: headers are read in place when the first segment
- * holds them, otherwise copied to the stack.
+ * holds them, otherwise copied to the stack. The parse is in
+ * hwcsum_rx_parse.h, shared with the rte_flow burst (hwcsum_flow_rx.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,8 +21,6 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
-#include <rte_rcu_qsbr.h>
-#include <rte_ring.h>
 
 #include "csum_mbuf.h"
 #include "csum_walk.h"
