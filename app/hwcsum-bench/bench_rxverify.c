@@ -50,7 +50,10 @@
 #include "csum_mbuf.h"
 
 #ifdef HWCSUM_BENCH_RX_ONE
-#include "hwcsum_private.h"
+#include <sys/socket.h>
+
+#include "hwcsum_rx_bare.h"
+#include "udp_tunnel.h"
 
 #include "rxverify_packet.h"
 #endif
@@ -192,8 +195,9 @@ verify_rte(struct rte_mbuf *m)
 }
 
 #ifdef HWCSUM_BENCH_RX_ONE
+static struct udp_tunnel_registry *rx_registry;
 static struct hwcsum_private *rx_priv;
-static struct hwcsum_rxq_stats rx_stats;
+static struct hwcsum_rxq_stats *rx_stats;
 
 static const uint64_t rx_good_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
 	RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD;
@@ -204,18 +208,14 @@ static const uint64_t rx_bad_flags = RTE_MBUF_F_RX_IP_CKSUM_BAD |
 static int
 rx_one_setup(void)
 {
-	rx_priv = calloc(1, sizeof(*rx_priv));
-	if (rx_priv == NULL)
+	rx_registry = udp_tunnel_registry_create();
+	if (rx_registry == NULL)
 		return -ENOMEM;
-	rx_priv->rx_work = true;
-	rx_priv->dynfield_off = -1;	/* no dynfield: flags and ptype only */
-	rx_priv->registry = udp_tunnel_registry_create();
-	if (rx_priv->registry == NULL)
-		return -ENOMEM;
-	rx_priv->registry_owned = true;
-	if (udp_tunnel_port_add(rx_priv->registry, AF_INET, VXLAN_PORT,
+	if (udp_tunnel_port_add(rx_registry, AF_INET, VXLAN_PORT,
 				UDP_TUNNEL_TYPE_VXLAN) < 0)
 		return -EINVAL;
+	if (hwcsum_rx_bare_create(rx_registry, &rx_priv, &rx_stats) != 0)
+		return -ENOMEM;
 	rx_one_usable = true;
 	return 0;
 }
@@ -223,12 +223,12 @@ rx_one_setup(void)
 static void
 rx_one_teardown(void)
 {
-	if (rx_priv == NULL)
-		return;
-	if (rx_priv->registry != NULL)
-		udp_tunnel_registry_destroy(rx_priv->registry);
-	free(rx_priv);
+	hwcsum_rx_bare_free(rx_priv, rx_stats);
 	rx_priv = NULL;
+	rx_stats = NULL;
+	if (rx_registry != NULL)
+		udp_tunnel_registry_destroy(rx_registry);
+	rx_registry = NULL;
 }
 
 static inline int
@@ -236,7 +236,7 @@ verify_rx_one(struct rte_mbuf *m)
 {
 	m->ol_flags = 0;
 	m->packet_type = 0;
-	hwcsum_rx_one(rx_priv, m, &rx_stats);
+	hwcsum_rx_one(rx_priv, m, rx_stats);
 	return (m->ol_flags & rx_good_flags) == rx_good_flags &&
 		!(m->ol_flags & rx_bad_flags);
 }

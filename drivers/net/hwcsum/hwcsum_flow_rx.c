@@ -1,129 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What matched rules do to a received packet: COUNT, MARK/FLAG (the FDIR
- * flags testpmd and applications read), then the fate: the queue it is
- * delivered on, a Toeplitz RSS hash over the outer or the tunnel's inner
- * addresses and ports (any registered tunnel type, since the key holds
- * what the type's parser found), or DROP. Packets for another queue go
- * through that queue's steering ring: a multi-producer ring each queue
- * drains at the start of its own burst, so no queue waits on another.
+ * Receive while rte_flow rules exist: each packet parsed as hwcsum_rx.c
+ * does (hwcsum_rx_parse.h), its key handed to lib/flow, which matches the
+ * rules and applies them (marks, counts, RSS hash) and says which queue it
+ * goes to. Packets for another queue go through that queue's steering
+ * ring: a multi-producer ring each queue drains at the start of its own
+ * burst, so no queue waits on another.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <ethdev_driver.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
-#include <rte_thash.h>
 
 #include "hwcsum_private.h"
+#include "hwcsum_rx_parse.h"
 
 /* Enough for a burst from every other queue before one is drained. */
 #define STEER_RING_SIZE 4096
-
-static inline uint32_t
-load_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t
-rss_hash(const struct hwcsum_flow_rss *rss, const struct hwcsum_flow_key *k)
-{
-	bool inner = rss->level >= 2 && (k->layers & HWCSUM_FL_TUNNEL) &&
-		(k->layers & HWCSUM_FL_INNER(HWCSUM_FL_IPV4 | HWCSUM_FL_IPV6));
-	const struct hwcsum_flow_hdrs *h = inner ? &k->inner : &k->outer;
-	uint32_t layers = inner ? k->layers >> HWCSUM_FL_INNER_SHIFT : k->layers;
-	uint32_t tuple[9];
-	uint64_t l4_type, l3_type;
-	unsigned int n = 0, i, addr_words;
-
-	if (layers & HWCSUM_FL_IPV4) {
-		addr_words = 1;
-		l3_type = RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
-			RTE_ETH_RSS_NONFRAG_IPV4_OTHER;
-		l4_type = (layers & HWCSUM_FL_UDP) ? RTE_ETH_RSS_NONFRAG_IPV4_UDP :
-			(layers & HWCSUM_FL_TCP) ? RTE_ETH_RSS_NONFRAG_IPV4_TCP : 0;
-	} else if (layers & HWCSUM_FL_IPV6) {
-		addr_words = 4;
-		l3_type = RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_FRAG_IPV6 |
-			RTE_ETH_RSS_NONFRAG_IPV6_OTHER | RTE_ETH_RSS_IPV6_EX;
-		l4_type = (layers & HWCSUM_FL_UDP) ? (RTE_ETH_RSS_NONFRAG_IPV6_UDP |
-						      RTE_ETH_RSS_IPV6_UDP_EX) :
-			(layers & HWCSUM_FL_TCP) ? (RTE_ETH_RSS_NONFRAG_IPV6_TCP |
-						    RTE_ETH_RSS_IPV6_TCP_EX) : 0;
-	} else {
-		return 0;
-	}
-	if (!(rss->types & (l3_type | l4_type)))
-		return 0;
-	/*
-	 * rte_softrss() wants host-order words: addresses, then the ports.
-	 * The addresses sit at 2-byte alignment in the key: copy, not cast.
-	 */
-	for (i = 0; i < addr_words; i++)
-		tuple[n++] = rte_be_to_cpu_32(load_u32(h->src_ip + 4 * i));
-	for (i = 0; i < addr_words; i++)
-		tuple[n++] = rte_be_to_cpu_32(load_u32(h->dst_ip + 4 * i));
-	if (rss->types & l4_type)
-		tuple[n++] = (uint32_t)rte_be_to_cpu_16(h->src_port) << 16 |
-			rte_be_to_cpu_16(h->dst_port);
-	return rte_softrss(tuple, n, rss->key);
-}
-
-int
-hwcsum_flow_apply(const struct hwcsum_flow_table *t, bool isolated,
-		  struct rte_mbuf *m, const struct hwcsum_flow_pkt *fp,
-		  uint16_t queue, struct hwcsum_rxq_stats *st)
-{
-	const struct hwcsum_flow_rule *hit[8];
-	unsigned int n, i;
-	uint32_t h;
-
-	n = hwcsum_flow_table_match(t, fp, hit, RTE_DIM(hit));
-	if (n == 0) {
-		if (!isolated)
-			return queue;
-		st->c[HWCSUM_RX_FLOW_ISOLATED]++;
-		return HWCSUM_FLOW_DROP;
-	}
-	st->c[HWCSUM_RX_FLOW_MATCHED]++;
-	for (i = 0; i < n; i++) {
-		const struct hwcsum_flow_rule *r = hit[i];
-
-		if (r->count) {
-			/* The rule is immutable but for its counters. */
-			__atomic_fetch_add((uint64_t *)&r->hits, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add((uint64_t *)&r->bytes, m->pkt_len,
-					   __ATOMIC_RELAXED);
-		}
-		if (r->mark) {
-			m->ol_flags |= RTE_MBUF_F_RX_FDIR | RTE_MBUF_F_RX_FDIR_ID;
-			m->hash.fdir.hi = r->mark_id;
-		} else if (r->flag) {
-			m->ol_flags |= RTE_MBUF_F_RX_FDIR;
-		}
-		switch (r->fate) {
-		case HWCSUM_FLOW_FATE_NONE:
-			continue;
-		case HWCSUM_FLOW_FATE_QUEUE:
-			return r->queue;
-		case HWCSUM_FLOW_FATE_RSS:
-			h = rss_hash(&r->rss, &fp->key);
-			m->hash.rss = h;
-			m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
-			return r->rss.reta[h % HWCSUM_FLOW_RETA_SIZE];
-		case HWCSUM_FLOW_FATE_DROP:
-			st->c[HWCSUM_RX_FLOW_DROP]++;
-			return HWCSUM_FLOW_DROP;
-		}
-	}
-	return queue;
-}
 
 int
 hwcsum_flow_rxq_init(struct rte_eth_dev *dev, struct hwcsum_rxq *q)
@@ -162,4 +59,146 @@ hwcsum_flow_rxq_fini(struct rte_eth_dev *dev, struct hwcsum_rxq *q)
 		rte_pktmbuf_free(m);
 	rte_ring_free(q->steer);
 	q->steer = NULL;
+}
+
+/* ------------------------------------------------------------ the burst */
+
+/* One level of headers into the rule key; layer bits at shift. */
+static void
+flow_hdrs(const struct rx_view *v, const struct csum_walk *w,
+	  enum csum_walk_status st, bool l2, struct hwcsum_flow_hdrs *h,
+	  uint32_t *layers, unsigned int shift)
+{
+	const uint8_t *p = v->p;
+	uint32_t fl = 0;
+
+	if (w->l3_off == 0)
+		return;
+	if (l2) {
+		fl |= HWCSUM_FL_ETH;
+		memcpy(h->dst_mac, p + w->l2_off, 6);
+		memcpy(h->src_mac, p + w->l2_off + 6, 6);
+		if (w->n_vlans > 0) {
+			fl |= HWCSUM_FL_VLAN;
+			memcpy(&h->vlan_tci, p + w->l2_off + 14, 2);
+		}
+	}
+	h->ethertype = rte_cpu_to_be_16(w->ethertype);
+	if (st == CSUM_WALK_OK || st == CSUM_WALK_BAD_LENGTH) {
+		if (w->ip_version == 4 && w->l3_off + 20 <= v->len) {
+			fl |= HWCSUM_FL_IPV4;
+			memcpy(h->src_ip, p + w->l3_off + 12, 4);
+			memcpy(h->dst_ip, p + w->l3_off + 16, 4);
+		} else if (w->ip_version == 6 && w->l3_off + 40 <= v->len) {
+			fl |= HWCSUM_FL_IPV6;
+			memcpy(h->src_ip, p + w->l3_off + 8, 16);
+			memcpy(h->dst_ip, p + w->l3_off + 24, 16);
+		}
+	}
+	if (st == CSUM_WALK_OK) {
+		h->proto = w->l4_proto;
+		/* Ports of whole datagrams only, as NICs hash NONFRAG types. */
+		if (!(w->flags & CSUM_WALK_F_FRAGMENT) && w->l4_off + 4 <= v->len &&
+		    (w->l4_proto == PROTO_UDP || w->l4_proto == PROTO_TCP)) {
+			fl |= w->l4_proto == PROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
+			memcpy(&h->src_port, p + w->l4_off, 2);
+			memcpy(&h->dst_port, p + w->l4_off + 2, 2);
+		}
+	}
+	*layers |= fl << shift;
+}
+
+static void
+rx_flow_pkt(const struct rx_pkt *pk, struct hwcsum_flow_pkt *fp)
+{
+	const struct rx_view *v = pk->view;
+	uint32_t hdr;
+
+	memset(&fp->key, 0, sizeof(fp->key));
+	fp->tunnel_hdr = NULL;
+	fp->tunnel_hdr_len = 0;
+	flow_hdrs(v, &pk->outer, pk->outer_st, true, &fp->key.outer,
+		  &fp->key.layers, 0);
+	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN)
+		return;
+	hdr = pk->outer.l4_off + UDP_HLEN;
+	fp->key.layers |= HWCSUM_FL_TUNNEL;
+	fp->key.tunnel_type = pk->type;
+	fp->key.vni = pk->tun.vni;
+	fp->tunnel_hdr = v->p + hdr;
+	fp->tunnel_hdr_len = RTE_MIN(v->len, pk->udp_end) - hdr;
+	if (pk->tunnel == RX_TUNNEL_OK)
+		flow_hdrs(v, &pk->inner, pk->inner_st, pk->inner_l2,
+			  &fp->key.inner, &fp->key.layers, HWCSUM_FL_INNER_SHIFT);
+}
+
+/*
+ * A burst while rules exist (or the port is isolated): first what other
+ * queues steered here, then the sub-port's packets, each parsed (with
+ * checksum work when work), classified and delivered, steered or dropped.
+ */
+uint16_t
+hwcsum_rx_burst_flow(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
+	      bool work)
+{
+	struct hwcsum_private *priv = rxq->priv;
+	struct rte_eth_dev_data *data = rte_eth_devices[rxq->port_id].data;
+	const struct hwcsum_flow_table *t;
+	struct hwcsum_flow_counters ctr;
+	uint16_t k, nb, i, out;
+	bool isolated;
+
+	k = (uint16_t)rte_ring_sc_dequeue_burst(rxq->steer, (void **)pkts, n, NULL);
+	nb = priv->sub_closed ? 0 :
+		hwcsum_sub_rx(rxq, pkts + k, n - k);
+	if (nb == 0)
+		return k;
+	rte_rcu_qsbr_thread_online(priv->flow_qsbr, rxq->queue_id);
+	t = __atomic_load_n(&priv->flow_table, __ATOMIC_ACQUIRE);
+	isolated = __atomic_load_n(&priv->flow_isolated, __ATOMIC_RELAXED);
+	ctr = (struct hwcsum_flow_counters){
+		.matched = &rxq->stats.c[HWCSUM_RX_FLOW_MATCHED],
+		.isolated = &rxq->stats.c[HWCSUM_RX_FLOW_ISOLATED],
+		.dropped = &rxq->stats.c[HWCSUM_RX_FLOW_DROP],
+	};
+	for (i = k, out = k; i < k + nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct hwcsum_flow_pkt fp;
+		struct hwcsum_rxq *to;
+		struct rx_view v;
+		struct rx_pkt pk;
+		int q;
+
+		m->port = rxq->port_id;
+		if (work) {
+			hwcsum_rx_one_parsed(priv, m, &rxq->stats, &v, &pk);
+		} else {
+			view_get(m, &v);
+			rx_parse(priv, &v, m->pkt_len, &pk);
+		}
+		rx_flow_pkt(&pk, &fp);
+		q = hwcsum_flow_apply(t, isolated, m, &fp, rxq->queue_id, &ctr);
+		if (q == rxq->queue_id) {
+			pkts[out++] = m;
+			continue;
+		}
+		to = q >= 0 && q < data->nb_rx_queues ? data->rx_queues[q] : NULL;
+		if (q != HWCSUM_FLOW_DROP && to != NULL &&
+		    rte_ring_mp_enqueue(to->steer, m) == 0) {
+			rxq->stats.c[HWCSUM_RX_FLOW_STEERED]++;
+			continue;
+		}
+		if (q != HWCSUM_FLOW_DROP)
+			rxq->stats.c[HWCSUM_RX_FLOW_STEER_FULL]++;
+		rte_pktmbuf_free(m);
+	}
+	hwcsum_qsbr_reader_done(priv->flow_qsbr);
+	rte_rcu_qsbr_thread_offline(priv->flow_qsbr, rxq->queue_id);
+	return out;
+}
+
+uint16_t
+hwcsum_rx_burst_flow_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	return hwcsum_rx_burst_flow(queue, pkts, n, false);
 }

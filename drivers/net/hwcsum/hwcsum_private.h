@@ -19,6 +19,7 @@
 
 #include "csum_offload.h"
 #include "hwcsum_flow.h"
+#include "hwcsum_rx_bare.h"
 #include "udp_tunnel.h"
 
 extern int hwcsum_logtype;
@@ -496,15 +497,7 @@ void hwcsum_tso_txq_drop(struct hwcsum_txq *txq);
 /* ------------------------------------------------------ hwcsum_rx.c */
 
 uint16_t hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n);
-/* The pass-through burst's form while rte_flow rules exist. */
-uint16_t hwcsum_rx_burst_flow_raw(void *queue, struct rte_mbuf **pkts,
-				  uint16_t n);
-/*
- * One packet: COMPLETE sum, tunnel classification, verdict flags,
- * packet_type; no ethdev call, so a fuzzer can drive it with a bare priv.
- */
-void hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
-		   struct hwcsum_rxq_stats *st);
+/* hwcsum_rx_one() and a bare priv for it: hwcsum_rx_bare.h. */
 const uint32_t *hwcsum_supported_ptypes(struct rte_eth_dev *dev);
 /* Registry type bit -> RTE_PTYPE_TUNNEL_* (0 when DPDK has none). */
 uint32_t hwcsum_tunnel_ptype(const struct udp_tunnel_registry *reg,
@@ -574,14 +567,17 @@ int hwcsum_flow_parse(const struct rte_eth_dev *dev,
 	RTE_ETH_RSS_FRAG_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_TCP | \
 	RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_OTHER | \
 	RTE_ETH_RSS_IPV6_EX | RTE_ETH_RSS_IPV6_TCP_EX | RTE_ETH_RSS_IPV6_UDP_EX)
-#define HWCSUM_FLOW_DROP (-1)
+/* ---------------------------------------------------- hwcsum_flow_rx.c */
+
 /*
- * The rules of t (NULL: none) on one received packet: marks, counts, RSS
- * hash; returns the queue it goes to, or HWCSUM_FLOW_DROP (counted).
+ * A receive burst while rules exist (or the port is isolated): parse,
+ * classify (lib/flow), deliver, steer or drop; checksum work when work.
  */
-int hwcsum_flow_apply(const struct hwcsum_flow_table *t, bool isolated,
-		      struct rte_mbuf *m, const struct hwcsum_flow_pkt *fp,
-		      uint16_t queue, struct hwcsum_rxq_stats *st);
+uint16_t hwcsum_rx_burst_flow(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts,
+			      uint16_t n, bool work);
+/* The pass-through burst's form while rte_flow rules exist. */
+uint16_t hwcsum_rx_burst_flow_raw(void *queue, struct rte_mbuf **pkts,
+				  uint16_t n);
 /* The steering ring of an RX queue, created at setup, drained at release. */
 int hwcsum_flow_rxq_init(struct rte_eth_dev *dev, struct hwcsum_rxq *q);
 /* At start: each RX queue's flow_look from the rules and its ring. */

@@ -10,173 +10,24 @@
  * flags, packet_type and the COMPLETE dynamic field of rte_pmd_hwcsum.h.
  *
  * No lock, no allocation: headers are read in place when the first segment
- * holds them, otherwise copied to the stack.
+ * holds them, otherwise copied to the stack. The parse is in
+ * hwcsum_rx_parse.h, shared with the rte_flow burst (hwcsum_flow_rx.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ethdev_driver.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
-#include <rte_rcu_qsbr.h>
-#include <rte_ring.h>
 
 #include "csum_mbuf.h"
 #include "csum_walk.h"
 #include "hwcsum_private.h"
+#include "hwcsum_rx_parse.h"
 #include "hwcsum_rx_usual.h"
 #include "rte_pmd_hwcsum.h"
-
-/* Header bytes looked at: outer headers, a GENEVE header with the largest
- * options (260 bytes), inner headers. */
-#define RX_VIEW_MAX 512
-#define UDP_HLEN 8
-#define ETHERTYPE_IPV4 0x0800
-#define ETHERTYPE_IPV6 0x86dd
-#define PROTO_ICMP 1
-#define PROTO_IPIP 4
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_IPV6 41
-#define PROTO_ICMPV6 58
-#define PROTO_SCTP 132
-
-/* The packet's first bytes, contiguous. */
-struct rx_view {
-	const uint8_t *p;
-	uint32_t len;
-	uint8_t copy[RX_VIEW_MAX];
-};
-
-enum rx_tunnel {
-	RX_TUNNEL_NONE = 0,	/* not UDP, port not registered, no registry */
-	RX_TUNNEL_MALFORMED,	/* registered port, header did not parse */
-	RX_TUNNEL_INNER_UNKNOWN, /* parsed; carries neither Ethernet nor IP */
-	RX_TUNNEL_OK,		/* parsed; inner Ethernet or IP (walked below) */
-};
-
-/* What the headers say, before any checksum is looked at. */
-struct rx_pkt {
-	const struct rx_view *view; /* the bytes the walks read */
-	struct csum_walk outer;	/* l3_off 0: Ethernet and tags did not fit */
-	enum csum_walk_status outer_st;
-	uint32_t udp_end;	/* end of the outer UDP datagram */
-	enum rx_tunnel tunnel;
-	unsigned int type;	/* registry type bit when tunnel >= INNER_UNKNOWN */
-	struct udp_tunnel_parse_result tun;
-	struct csum_walk inner;
-	bool inner_l2;		/* the inner packet starts with Ethernet */
-	enum csum_walk_status inner_st;
-};
-
-static __rte_always_inline void
-view_get(const struct rte_mbuf *m, struct rx_view *v)
-{
-	uint32_t want = RTE_MIN(m->pkt_len, (uint32_t)RX_VIEW_MAX);
-
-	if (m->data_len >= want) {
-		v->p = rte_pktmbuf_mtod(m, const uint8_t *);
-		v->len = RTE_MIN((uint32_t)m->data_len, m->pkt_len);
-		return;
-	}
-	/* Headers split across segments: a copy (a short chain gives none). */
-	v->p = v->copy;
-	v->len = csum_mbuf_read(m, 0, want, v->copy) == 0 ? want : 0;
-}
-
-static inline uint16_t
-be16_at(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* Walk the inner packet the tunnel header announced (region: the UDP datagram). */
-static __rte_always_inline void
-rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
-{
-	uint32_t off = pk->outer.l4_off + UDP_HLEN + pk->tun.inner_offset;
-	uint16_t type = pk->tun.inner_ethertype;
-
-	if (type == 0 && pk->tun.inner_ipproto == PROTO_IPIP)
-		type = ETHERTYPE_IPV4;
-	else if (type == 0 && pk->tun.inner_ipproto == PROTO_IPV6)
-		type = ETHERTYPE_IPV6;
-	if (type == UDP_TUNNEL_ETH_P_TEB) {
-		pk->inner_l2 = true;
-		pk->inner_st = csum_walk_eth_fast(v->p, v->len, pk->udp_end,
-						  off, &pk->inner);
-	} else if (type == ETHERTYPE_IPV4 || type == ETHERTYPE_IPV6) {
-		memset(&pk->inner, 0, sizeof(pk->inner));
-		pk->inner_st = csum_walk_ip(v->p, v->len, pk->udp_end, off, type,
-					    &pk->inner);
-	} else {
-		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
-		return;
-	}
-	/* Ethernet carrying something else (ARP, MPLS...). */
-	if (pk->inner_st == CSUM_WALK_NOT_IP)
-		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
-}
-
-/*
- * A registered UDP port: run the type's parser on the bytes behind the
- * UDP header (the datagram's, as far as the view holds them).
- */
-static __rte_always_inline void
-rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
-	  struct rx_pkt *pk)
-{
-	uint32_t hdr = pk->outer.l4_off + UDP_HLEN;
-	uint32_t end = RTE_MIN(v->len, pk->udp_end);
-	int ret;
-
-	pk->type = udp_tunnel_lookup_inline(reg, be16_at(v->p + pk->outer.l4_off + 2));
-	if (pk->type == 0)
-		return;
-	/* The built-in VXLAN bit always runs the built-in parser: inline. */
-	if (pk->type == UDP_TUNNEL_TYPE_VXLAN)
-		ret = udp_tunnel_parse_vxlan_inline(v->p + hdr, end - hdr, &pk->tun);
-	else
-		ret = udp_tunnel_parse(reg, pk->type, v->p + hdr, end - hdr,
-				       &pk->tun);
-	if (ret == -EPROTONOSUPPORT) {
-		pk->tunnel = RX_TUNNEL_INNER_UNKNOWN;
-		return;
-	}
-	if (ret != 0 || (uint64_t)hdr + pk->tun.inner_offset > pk->udp_end) {
-		pk->type = 0;
-		pk->tunnel = RX_TUNNEL_MALFORMED;
-		return;
-	}
-	pk->tunnel = RX_TUNNEL_OK;
-	rx_walk_inner(v, pk);
-}
-
-/* Outer headers, then the tunnel if the UDP destination port is registered. */
-static __rte_always_inline void
-rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
-	 uint32_t pkt_len, struct rx_pkt *pk)
-{
-	const struct csum_walk *o = &pk->outer;
-	uint32_t ulen;
-
-	pk->view = v;
-	pk->tunnel = RX_TUNNEL_NONE;
-	pk->type = 0;
-	pk->inner_l2 = false;
-	pk->outer_st = csum_walk_eth_fast(v->p, v->len, pkt_len, 0, &pk->outer);
-	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != PROTO_UDP ||
-	    (o->flags & CSUM_WALK_F_FRAGMENT) ||
-	    (uint64_t)o->l4_off + UDP_HLEN > v->len)
-		return;
-	ulen = be16_at(v->p + o->l4_off + 4);
-	if (ulen < UDP_HLEN || (uint64_t)o->l4_off + ulen > o->l3_end)
-		return; /* verification says so, below */
-	pk->udp_end = o->l4_off + ulen;
-	if (priv->registry != NULL)
-		rx_tunnel(priv->registry, v, pk);
-}
 
 /* --------------------------------------------------------- packet_type */
 
@@ -813,9 +664,10 @@ rx_keep_sub(struct rte_mbuf *m, const struct rx_pkt *pk, uint64_t sub,
 }
 
 /* One packet, parsed into the caller's v and pk (rte_flow reads them after). */
-static void
-rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
-       struct hwcsum_rxq_stats *st, struct rx_view *v, struct rx_pkt *pk)
+void
+hwcsum_rx_one_parsed(const struct hwcsum_private *priv, struct rte_mbuf *m,
+		     struct hwcsum_rxq_stats *st, struct rx_view *v,
+		     struct rx_pkt *pk)
 {
 	uint64_t sub = m->ol_flags & HWCSUM_RX_CKSUM_FLAGS;
 
@@ -847,144 +699,7 @@ hwcsum_rx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 
 	if (likely(hwcsum_rx_usual(priv, m, m->ol_flags & HWCSUM_RX_CKSUM_FLAGS, st)))
 		return;
-	rx_one(priv, m, st, &v, &pk);
-}
-
-/* ------------------------------------------------------------ rte_flow */
-
-/* One level of headers into the rule key; layer bits at shift. */
-static void
-flow_hdrs(const struct rx_view *v, const struct csum_walk *w,
-	  enum csum_walk_status st, bool l2, struct hwcsum_flow_hdrs *h,
-	  uint32_t *layers, unsigned int shift)
-{
-	const uint8_t *p = v->p;
-	uint32_t fl = 0;
-
-	if (w->l3_off == 0)
-		return;
-	if (l2) {
-		fl |= HWCSUM_FL_ETH;
-		memcpy(h->dst_mac, p + w->l2_off, 6);
-		memcpy(h->src_mac, p + w->l2_off + 6, 6);
-		if (w->n_vlans > 0) {
-			fl |= HWCSUM_FL_VLAN;
-			memcpy(&h->vlan_tci, p + w->l2_off + 14, 2);
-		}
-	}
-	h->ethertype = rte_cpu_to_be_16(w->ethertype);
-	if (st == CSUM_WALK_OK || st == CSUM_WALK_BAD_LENGTH) {
-		if (w->ip_version == 4 && w->l3_off + 20 <= v->len) {
-			fl |= HWCSUM_FL_IPV4;
-			memcpy(h->src_ip, p + w->l3_off + 12, 4);
-			memcpy(h->dst_ip, p + w->l3_off + 16, 4);
-		} else if (w->ip_version == 6 && w->l3_off + 40 <= v->len) {
-			fl |= HWCSUM_FL_IPV6;
-			memcpy(h->src_ip, p + w->l3_off + 8, 16);
-			memcpy(h->dst_ip, p + w->l3_off + 24, 16);
-		}
-	}
-	if (st == CSUM_WALK_OK) {
-		h->proto = w->l4_proto;
-		/* Ports of whole datagrams only, as NICs hash NONFRAG types. */
-		if (!(w->flags & CSUM_WALK_F_FRAGMENT) && w->l4_off + 4 <= v->len &&
-		    (w->l4_proto == PROTO_UDP || w->l4_proto == PROTO_TCP)) {
-			fl |= w->l4_proto == PROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
-			memcpy(&h->src_port, p + w->l4_off, 2);
-			memcpy(&h->dst_port, p + w->l4_off + 2, 2);
-		}
-	}
-	*layers |= fl << shift;
-}
-
-static void
-rx_flow_pkt(const struct rx_pkt *pk, struct hwcsum_flow_pkt *fp)
-{
-	const struct rx_view *v = pk->view;
-	uint32_t hdr;
-
-	memset(&fp->key, 0, sizeof(fp->key));
-	fp->tunnel_hdr = NULL;
-	fp->tunnel_hdr_len = 0;
-	flow_hdrs(v, &pk->outer, pk->outer_st, true, &fp->key.outer,
-		  &fp->key.layers, 0);
-	if (pk->tunnel < RX_TUNNEL_INNER_UNKNOWN)
-		return;
-	hdr = pk->outer.l4_off + UDP_HLEN;
-	fp->key.layers |= HWCSUM_FL_TUNNEL;
-	fp->key.tunnel_type = pk->type;
-	fp->key.vni = pk->tun.vni;
-	fp->tunnel_hdr = v->p + hdr;
-	fp->tunnel_hdr_len = RTE_MIN(v->len, pk->udp_end) - hdr;
-	if (pk->tunnel == RX_TUNNEL_OK)
-		flow_hdrs(v, &pk->inner, pk->inner_st, pk->inner_l2,
-			  &fp->key.inner, &fp->key.layers, HWCSUM_FL_INNER_SHIFT);
-}
-
-/*
- * A burst while rules exist (or the port is isolated): first what other
- * queues steered here, then the sub-port's packets, each parsed (with
- * checksum work when work), classified and delivered, steered or dropped.
- */
-static uint16_t
-rx_burst_flow(struct hwcsum_rxq *rxq, struct rte_mbuf **pkts, uint16_t n,
-	      bool work)
-{
-	struct hwcsum_private *priv = rxq->priv;
-	struct rte_eth_dev_data *data = rte_eth_devices[rxq->port_id].data;
-	const struct hwcsum_flow_table *t;
-	uint16_t k, nb, i, out;
-	bool isolated;
-
-	k = (uint16_t)rte_ring_sc_dequeue_burst(rxq->steer, (void **)pkts, n, NULL);
-	nb = priv->sub_closed ? 0 :
-		hwcsum_sub_rx(rxq, pkts + k, n - k);
-	if (nb == 0)
-		return k;
-	rte_rcu_qsbr_thread_online(priv->flow_qsbr, rxq->queue_id);
-	t = __atomic_load_n(&priv->flow_table, __ATOMIC_ACQUIRE);
-	isolated = __atomic_load_n(&priv->flow_isolated, __ATOMIC_RELAXED);
-	for (i = k, out = k; i < k + nb; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct hwcsum_flow_pkt fp;
-		struct hwcsum_rxq *to;
-		struct rx_view v;
-		struct rx_pkt pk;
-		int q;
-
-		m->port = rxq->port_id;
-		if (work) {
-			rx_one(priv, m, &rxq->stats, &v, &pk);
-		} else {
-			view_get(m, &v);
-			rx_parse(priv, &v, m->pkt_len, &pk);
-		}
-		rx_flow_pkt(&pk, &fp);
-		q = hwcsum_flow_apply(t, isolated, m, &fp, rxq->queue_id,
-				      &rxq->stats);
-		if (q == rxq->queue_id) {
-			pkts[out++] = m;
-			continue;
-		}
-		to = q >= 0 && q < data->nb_rx_queues ? data->rx_queues[q] : NULL;
-		if (q != HWCSUM_FLOW_DROP && to != NULL &&
-		    rte_ring_mp_enqueue(to->steer, m) == 0) {
-			rxq->stats.c[HWCSUM_RX_FLOW_STEERED]++;
-			continue;
-		}
-		if (q != HWCSUM_FLOW_DROP)
-			rxq->stats.c[HWCSUM_RX_FLOW_STEER_FULL]++;
-		rte_pktmbuf_free(m);
-	}
-	hwcsum_qsbr_reader_done(priv->flow_qsbr);
-	rte_rcu_qsbr_thread_offline(priv->flow_qsbr, rxq->queue_id);
-	return out;
-}
-
-uint16_t
-hwcsum_rx_burst_flow_raw(void *queue, struct rte_mbuf **pkts, uint16_t n)
-{
-	return rx_burst_flow(queue, pkts, n, false);
+	hwcsum_rx_one_parsed(priv, m, st, &v, &pk);
 }
 
 uint16_t
@@ -995,7 +710,7 @@ hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t nb_rx, i;
 
 	if (hwcsum_rxq_flow_path(rxq))
-		return rx_burst_flow(rxq, pkts, n, true);
+		return hwcsum_rx_burst_flow(rxq, pkts, n, true);
 	if (unlikely(priv->sub_closed))
 		return 0;
 	nb_rx = hwcsum_sub_rx(rxq, pkts, n);
@@ -1007,6 +722,31 @@ hwcsum_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
 		hwcsum_rx_one(priv, pkts[i], &rxq->stats);
 	}
 	return nb_rx;
+}
+
+int
+hwcsum_rx_bare_create(struct udp_tunnel_registry *reg,
+		      struct hwcsum_private **priv, struct hwcsum_rxq_stats **st)
+{
+	*priv = calloc(1, sizeof(**priv));
+	*st = calloc(1, sizeof(**st));
+	if (*priv == NULL || *st == NULL) {
+		hwcsum_rx_bare_free(*priv, *st);
+		*priv = NULL;
+		*st = NULL;
+		return -ENOMEM;
+	}
+	(*priv)->rx_work = true;
+	(*priv)->dynfield_off = -1;	/* no dynfield: flags and ptype only */
+	(*priv)->registry = reg;
+	return 0;
+}
+
+void
+hwcsum_rx_bare_free(struct hwcsum_private *priv, struct hwcsum_rxq_stats *st)
+{
+	free(priv);
+	free(st);
 }
 
 static const uint32_t rx_ptypes[] = {

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * rte_flow on net_hwcsum: the rule, the packet key it is matched on, and
- * the classifier (hwcsum_flow_table.c). Kept apart from hwcsum_private.h
- * because the classifier needs no ethdev: its benchmark and its random
- * test drive it directly, against the linear scan it must agree with.
+ * lib/flow: the receive classifier behind net_hwcsum's rte_flow. The rule,
+ * the packet key it is matched on, the tuple-space table (flow_table.c)
+ * and what matched rules do to an mbuf (flow_apply.c: COUNT, MARK/FLAG,
+ * QUEUE, Toeplitz RSS, DROP). No ethdev and nothing of the driver's
+ * private structs: the driver parses rte_flow items into rules and
+ * packets into keys, this library matches and applies, and its benchmark
+ * and random test drive it directly, against the linear scan it must
+ * agree with.
  */
 #ifndef HWCSUM_FLOW_H
 #define HWCSUM_FLOW_H
@@ -14,6 +18,7 @@
 
 struct rte_flow;
 struct rte_flow_conv_rule;
+struct rte_mbuf;
 
 /* Layers a packet has (hwcsum_flow_key.layers); a rule's item requires one. */
 #define HWCSUM_FL_ETH		(1u << 0)
@@ -126,7 +131,7 @@ struct hwcsum_flow_rule {
 
 TAILQ_HEAD(hwcsum_flow_list, hwcsum_flow_rule);
 
-/* ------------------------------------------------- hwcsum_flow_table.c */
+/* ---------------------------------------------------------- flow_table.c */
 
 struct hwcsum_flow_table;
 
@@ -162,5 +167,28 @@ void hwcsum_flow_rules_sort(struct hwcsum_flow_rule **rules, unsigned int n);
 /* One rule against one packet (key and GENEVE option). */
 bool hwcsum_flow_rule_matches(const struct hwcsum_flow_rule *r,
 			      const struct hwcsum_flow_pkt *pkt);
+
+/* ---------------------------------------------------------- flow_apply.c */
+
+#define HWCSUM_FLOW_DROP (-1)
+
+/*
+ * Where hwcsum_flow_apply() counts (plain increments: one queue's
+ * counters, one writer). The caller points them at its own statistics.
+ */
+struct hwcsum_flow_counters {
+	uint64_t *matched;	/* some rule matched */
+	uint64_t *isolated;	/* isolated mode, no rule matched: dropped */
+	uint64_t *dropped;	/* a DROP action */
+};
+
+/*
+ * The rules of t (NULL: none) on one received packet: marks, counts, RSS
+ * hash; returns the queue it goes to (queue when no rule decides), or
+ * HWCSUM_FLOW_DROP.
+ */
+int hwcsum_flow_apply(const struct hwcsum_flow_table *t, bool isolated,
+		      struct rte_mbuf *m, const struct hwcsum_flow_pkt *fp,
+		      uint16_t queue, const struct hwcsum_flow_counters *ctr);
 
 #endif /* HWCSUM_FLOW_H */
