@@ -65,11 +65,11 @@ gw_encap_prepare(struct gw_tunnel *t)
 	t->tun_off = t->l4_off + sizeof(*udp);
 	tun = t->hdr + t->tun_off;
 	switch (t->type) {
-	case GW_VXLAN:		/* RFC 7348: I flag, VNI */
+	case UDP_TUNNEL_TYPE_VXLAN:	/* RFC 7348: I flag, VNI */
 		tun[0] = 0x08;
 		t->hdr_len = t->tun_off + 8;
 		break;
-	case GW_GENEVE:		/* RFC 8926: options, Ethernet payload */
+	case UDP_TUNNEL_TYPE_GENEVE:	/* RFC 8926: options, Ethernet payload */
 		tun[0] = t->opts_len / 4;
 		tun[1] = geneve_opts_critical(t) ? GW_GENEVE_F_CRIT : 0;
 		tun[2] = RTE_ETHER_TYPE_TEB >> 8;
@@ -77,8 +77,9 @@ gw_encap_prepare(struct gw_tunnel *t)
 		memcpy(tun + 8, t->opts, t->opts_len);
 		t->hdr_len = t->tun_off + 8 + t->opts_len;
 		break;
-	case GW_VXLAN_GPE:	/* I and P flags; next protocol Ethernet, or
-				 * IPv4/IPv6 filled per packet */
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:	/* I and P flags; next protocol
+					 * Ethernet, or IPv4/IPv6 filled
+					 * per packet */
 		tun[0] = 0x0c;
 		tun[3] = t->gpe_ip ? 0 : 0x03;
 		t->hdr_len = t->tun_off + 8;
@@ -87,7 +88,7 @@ gw_encap_prepare(struct gw_tunnel *t)
 		t->hdr_len = t->tun_off + 4;
 		break;
 	}
-	if (t->type != GW_GUE) {
+	if (t->type != UDP_TUNNEL_TYPE_GUE) {
 		tun[4] = t->vni >> 16;
 		tun[5] = t->vni >> 8;
 		tun[6] = t->vni;
@@ -249,7 +250,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 		return GW_DROP_NO_HEADROOM;
 	m = *mp;
 	memcpy(hdr, t->hdr, t->hdr_len);
-	if (t->type == GW_GUE)
+	if (t->type == UDP_TUNNEL_TYPE_GUE)
 		hdr[t->tun_off + 1] = walk.ip_version == 4 ? IPPROTO_IPIP : IPPROTO_IPV6;
 	else if (t->gpe_ip)	/* draft-ietf-nvo3-vxlan-gpe: 1 IPv4, 2 IPv6 */
 		hdr[t->tun_off + 3] = walk.ip_version == 4 ? 0x01 : 0x02;

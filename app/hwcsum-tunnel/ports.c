@@ -32,7 +32,7 @@ static unsigned int (*pmd_rx_tunnel_type)(uint16_t port, const struct rte_mbuf *
 
 /* What was registered, to take exactly that back at shutdown. */
 static struct {
-	enum gw_type type;
+	unsigned int type;
 	int family;
 	uint16_t port;
 } added[GW_MAX_TUNNELS];
@@ -68,13 +68,6 @@ pmd_symbols(void)
 	/* The PMD stays loaded by EAL: our reference is not needed. */
 	dlclose(h);
 }
-
-static const unsigned int lib_types[GW_NB_TYPES] = {
-	[GW_VXLAN] = UDP_TUNNEL_TYPE_VXLAN,
-	[GW_GENEVE] = UDP_TUNNEL_TYPE_GENEVE,
-	[GW_VXLAN_GPE] = UDP_TUNNEL_TYPE_VXLAN_GPE,
-	[GW_GUE] = UDP_TUNNEL_TYPE_GUE,
-};
 
 /* The lib/udp_tunnel type of a packet the underlay received, or 0. */
 unsigned int
@@ -251,28 +244,39 @@ gw_ports_init(struct gw_config *cfg)
 	return ret;
 }
 
+/* ethdev's name of a type, RTE_ETH_TUNNEL_TYPE_NONE for GUE. */
+static uint8_t
+eth_tunnel_type(unsigned int type)
+{
+	switch (type) {
+	case UDP_TUNNEL_TYPE_VXLAN:
+		return RTE_ETH_TUNNEL_TYPE_VXLAN;
+	case UDP_TUNNEL_TYPE_GENEVE:
+		return RTE_ETH_TUNNEL_TYPE_GENEVE;
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:
+		return RTE_ETH_TUNNEL_TYPE_VXLAN_GPE;
+	default:
+		return RTE_ETH_TUNNEL_TYPE_NONE;
+	}
+}
+
 static int
-tunnel_port_op(const struct gw_config *cfg, enum gw_type type, int family,
+tunnel_port_op(const struct gw_config *cfg, unsigned int type, int family,
 	       uint16_t udp_port, bool add)
 {
-	static const uint8_t eth_types[GW_NB_TYPES] = {
-		[GW_VXLAN] = RTE_ETH_TUNNEL_TYPE_VXLAN,
-		[GW_GENEVE] = RTE_ETH_TUNNEL_TYPE_GENEVE,
-		[GW_VXLAN_GPE] = RTE_ETH_TUNNEL_TYPE_VXLAN_GPE,
-	};
 	struct rte_eth_udp_tunnel ut = { .udp_port = udp_port };
 	struct udp_tunnel_registry *reg;
 
-	if (type != GW_GUE) {
-		ut.prot_type = eth_types[type];
+	if (type != UDP_TUNNEL_TYPE_GUE) {
+		ut.prot_type = eth_tunnel_type(type);
 		return add ? rte_eth_dev_udp_tunnel_port_add(cfg->underlay_port, &ut) :
 			rte_eth_dev_udp_tunnel_port_delete(cfg->underlay_port, &ut);
 	}
 	reg = pmd_registry != NULL ? pmd_registry(cfg->underlay_port) : NULL;
 	if (reg == NULL)
 		return -ENOTSUP;
-	return add ? udp_tunnel_port_add(reg, family, udp_port, lib_types[type]) :
-		udp_tunnel_port_del(reg, family, udp_port, lib_types[type]);
+	return add ? udp_tunnel_port_add(reg, family, udp_port, type) :
+		udp_tunnel_port_del(reg, family, udp_port, type);
 }
 
 /*
@@ -287,7 +291,7 @@ gw_tunnel_ports_add(struct gw_config *cfg)
 
 	for (i = 0; i < cfg->nb_tunnels; i++) {
 		const struct gw_tunnel *t = &cfg->tunnels[i];
-		int family = t->type == GW_GUE ? t->family : 0;
+		int family = t->type == UDP_TUNNEL_TYPE_GUE ? t->family : 0;
 
 		for (j = 0; j < nb_added; j++)
 			if (added[j].type == t->type && added[j].port == t->dst_port &&
@@ -300,7 +304,7 @@ gw_tunnel_ports_add(struct gw_config *cfg)
 			fprintf(stderr, "hwcsum-tunnel: tunnel '%s': cannot register "
 				"%s UDP port %u on '%s': %s\n", t->name,
 				gw_type_name(t->type), t->dst_port, cfg->underlay_name,
-				ret == -ENOTSUP && t->type == GW_GUE ?
+				ret == -ENOTSUP && t->type == UDP_TUNNEL_TYPE_GUE ?
 				"rte_pmd_hwcsum_registry() not found" : rte_strerror(-ret));
 			return ret;
 		}

@@ -20,6 +20,7 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_hwcsum.h>
+#include <udp_tunnel.h>
 
 #define GW_MAX_TUNNELS 16
 #define GW_MAX_INNER 16
@@ -30,11 +31,9 @@
 #define GW_GENEVE_F_CRIT 0x40	/* RFC 8926 3.4: C, byte 1 of the header */
 #define GW_GENEVE_OPT_CRIT 0x80	/* RFC 8926 3.5: critical bit of an option type */
 
-enum gw_type { GW_VXLAN, GW_GENEVE, GW_VXLAN_GPE, GW_GUE, GW_NB_TYPES };
-
 struct gw_tunnel {
 	char name[64];
-	enum gw_type type;
+	unsigned int type;		/* UDP_TUNNEL_TYPE_*, a built-in one */
 	uint32_t vni;
 	char inner_name[RTE_ETH_NAME_MAX_LEN];
 	uint16_t inner_port;
@@ -69,7 +68,7 @@ struct gw_tunnel {
 static inline bool
 gw_tunnel_carries_ip(const struct gw_tunnel *t)
 {
-	return t->type == GW_GUE || t->gpe_ip;
+	return t->type == UDP_TUNNEL_TYPE_GUE || t->gpe_ip;
 }
 
 struct gw_config {
@@ -145,7 +144,7 @@ int gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
 int gw_global_set(struct gw_config *cfg, const char *key, const char *value,
 		  const char *where);
 void gw_usage(const char *prog);
-const char *gw_type_name(enum gw_type type);
+const char *gw_type_name(unsigned int type);
 
 /* config_file.c */
 int gw_config_file_load(struct gw_config *cfg, const char *path);
