@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Ports: find, configure, start, close; the tunnel UDP ports they listen on. */
+/*
+ * Ports: find, configure, start, close; the tunnel UDP ports they listen
+ * on; and what the data path needs of them: the mempool, transmit, the
+ * PMD's tunnel type of a received packet.
+ */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -233,14 +237,9 @@ gw_ports_init(struct gw_config *cfg)
 	if (ret < 0)
 		return ret;
 	ret = rte_eth_macaddr_get(cfg->underlay_port, &mac);
-	for (i = 0; ret == 0 && i < cfg->nb_tunnels; i++) {
+	for (i = 0; ret == 0 && i < cfg->nb_tunnels; i++)
 		if (!cfg->tunnels[i].local_mac_set)
 			cfg->tunnels[i].local_mac = mac;
-		gw_encap_prepare(&cfg->tunnels[i]);
-	}
-	if (ret == 0)
-		gw_pmtu_refresh(cfg);	/* the headers' lengths are known now */
-	gw_decap_prepare(cfg);
 	return ret;
 }
 
@@ -349,6 +348,22 @@ gw_ports_close(void)
 {
 	while (nb_opened > 0)
 		port_close(opened[--nb_opened]);
+}
+
+/* Send n packets to port/queue; what the queue does not take is dropped. */
+void
+gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0;
+	int tries = 3;
+
+	/* A short retry absorbs a momentarily full ring (AF_PACKET). */
+	while (sent < n && tries-- > 0)
+		sent += rte_eth_tx_burst(port, w->queue, pkts + sent, n - sent);
+	if (sent < n) {
+		w->stats.drops[GW_DROP_TX_FULL] += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
 }
 
 struct rte_mempool *

@@ -6,9 +6,12 @@
  * hwcsum-tunnel: a tunnel gateway between inner (VM-facing) ports and one
  * underlay port, all net_hwcsum ports. One concern per file:
  * main.c (EAL, lcores, signals, shutdown), config.c (options, tunnel keys,
- * validation), config_file.c (the INI file), ports.c (port setup and the
- * tunnel UDP ports), encap.c, decap.c, pmtu.c (the underlay MTU, ICMP
- * too-big answers to VMs), stats.c, telemetry.c.
+ * validation), config_file.c (the INI file), ports.c (port setup, the
+ * tunnel UDP ports, and the mempool and transmit the data path uses),
+ * encap.c, decap.c, pmtu.c (the underlay MTU, ICMP too-big answers to
+ * VMs), stats.c, telemetry.c. Tunnel types are lib/udp_tunnel's. Who may
+ * call whom: docs/layout.md (nothing calls main.c; ports.c calls no
+ * data path file).
  */
 
 #include <stdbool.h>
@@ -158,6 +161,8 @@ int gw_pool_in_use(void);
 struct rte_mempool *gw_pool(void);
 void gw_pool_free(void);
 unsigned int gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m);
+void gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts,
+	   uint16_t n);
 
 /* encap.c */
 void gw_encap_prepare(struct gw_tunnel *t);
@@ -182,9 +187,5 @@ uint64_t gw_xstat(uint16_t port, const char *name);
 
 /* telemetry.c */
 int gw_telemetry_init(void);
-
-/* Send n packets to port/queue; what the queue does not take is dropped. */
-void gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts,
-	   uint16_t n);
 
 #endif /* HWCSUM_TUNNEL_APP_H */
