@@ -10,6 +10,7 @@
 
 #include <csum.h>
 #include <csum_mbuf.h>
+#include <csum_proto.h>
 #include <csum_walk.h>
 
 #include "encap_fast.h"
@@ -153,9 +154,9 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 		return true;
 	}
 	if (w->l4_proto == IPPROTO_UDP)
-		off = 6;
+		off = CSUM_UDP_OFFSET;
 	else if (w->l4_proto == IPPROTO_TCP)
-		off = 16;
+		off = CSUM_TCP_OFFSET;
 	else
 		return false;
 	if ((w->flags & (CSUM_WALK_F_FRAGMENT | CSUM_WALK_F_EXT_HDRS)) ||
@@ -280,7 +281,8 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	} else if (partial) {
 		/* The inner request stays; the outer sum needs headers only. */
 		csum_mbuf_seed_l4(m, t->l3_off, t->l4_off, IPPROTO_UDP);
-		if (csum_mbuf_lco(m, t->l4_off, 6, in_start + t->hdr_len, in_offset) < 0)
+		if (csum_mbuf_lco(m, t->l4_off, CSUM_UDP_OFFSET, in_start + t->hdr_len,
+				  in_offset) < 0)
 			return GW_DROP_MALFORMED;
 		w->stats.outer_lco++;
 	} else {
@@ -288,7 +290,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 		 * sum of what did not change. */
 		udp->dgram_cksum = csum_fold(csum_add(t->pseudo_sum,
 				rte_cpu_to_be_16(udp_len)));
-		rte_pmd_hwcsum_tx_partial(&gw_dyn, m, t->l4_off, 6);
+		rte_pmd_hwcsum_tx_partial(&gw_dyn, m, t->l4_off, CSUM_UDP_OFFSET);
 		w->stats.outer_partial++;
 	}
 	if (partial) {

@@ -38,6 +38,7 @@
 #include <rte_mbuf.h>
 
 #include "csum.h"
+#include "csum_proto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -241,7 +242,7 @@ csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
 	if (ops & CSUM_TX_SEED_L4)
 		memcpy(p + w->csum_start + w->csum_offset, &seed_in, 2);
 	if (ops & CSUM_TX_SEED_OUTER)
-		memcpy(p + w->outer_l4 + 6, &seed_out, 2);
+		memcpy(p + w->outer_l4 + CSUM_UDP_OFFSET, &seed_out, 2);
 	if (ops & CSUM_TX_IP)
 		csum_tx__ipv4_fill(p + w->l3, w->l3_len);
 	if (ops & CSUM_TX_OUTER_IP)
@@ -256,9 +257,9 @@ csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
 			(uint16_t)~inner, n));
 		if (check == 0)
 			check = 0xffff;
-		memcpy(p + w->outer_l4 + 6, &check, 2);
+		memcpy(p + w->outer_l4 + CSUM_UDP_OFFSET, &check, 2);
 	} else if (ops & CSUM_TX_OUTER_SUM) {
-		csum_tx__partial(p, len, w->outer_l4, 6);
+		csum_tx__partial(p, len, w->outer_l4, CSUM_UDP_OFFSET);
 	}
 	if (ops & CSUM_TX_L4)
 		csum_tx__partial(p, len, w->csum_start, w->csum_offset);

@@ -23,6 +23,7 @@
 #include <rte_ring.h>
 
 #include "csum_mbuf.h"
+#include "csum_proto.h"
 #include "csum_walk.h"
 #include "hwcsum_private.h"
 #include "hwcsum_rx_usual.h"
@@ -34,13 +35,6 @@
 #define UDP_HLEN 8
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd
-#define PROTO_ICMP 1
-#define PROTO_IPIP 4
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_IPV6 41
-#define PROTO_ICMPV6 58
-#define PROTO_SCTP 132
 
 /* The packet's first bytes, contiguous. */
 struct rx_view {
@@ -98,9 +92,9 @@ rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
 	uint32_t off = pk->outer.l4_off + UDP_HLEN + pk->tun.inner_offset;
 	uint16_t type = pk->tun.inner_ethertype;
 
-	if (type == 0 && pk->tun.inner_ipproto == PROTO_IPIP)
+	if (type == 0 && pk->tun.inner_ipproto == IPPROTO_IPIP)
 		type = ETHERTYPE_IPV4;
-	else if (type == 0 && pk->tun.inner_ipproto == PROTO_IPV6)
+	else if (type == 0 && pk->tun.inner_ipproto == IPPROTO_IPV6)
 		type = ETHERTYPE_IPV6;
 	if (type == UDP_TUNNEL_ETH_P_TEB) {
 		pk->inner_l2 = true;
@@ -166,7 +160,7 @@ rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
 	pk->type = 0;
 	pk->inner_l2 = false;
 	pk->outer_st = csum_walk_eth_fast(v->p, v->len, pkt_len, 0, &pk->outer);
-	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != PROTO_UDP ||
+	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != IPPROTO_UDP ||
 	    (o->flags & CSUM_WALK_F_FRAGMENT) ||
 	    (uint64_t)o->l4_off + UDP_HLEN > v->len)
 		return;
@@ -223,14 +217,14 @@ l4_ptype(const struct csum_walk *w, bool inner)
 	if (w->flags & CSUM_WALK_F_FRAGMENT)
 		return pt[inner][0];
 	switch (w->l4_proto) {
-	case PROTO_TCP:
+	case IPPROTO_TCP:
 		return pt[inner][1];
-	case PROTO_UDP:
+	case IPPROTO_UDP:
 		return pt[inner][2];
-	case PROTO_SCTP:
+	case IPPROTO_SCTP:
 		return pt[inner][3];
-	case PROTO_ICMP:
-	case PROTO_ICMPV6:
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
 		return pt[inner][4];
 	default:
 		return 0;
@@ -284,9 +278,9 @@ l4_hlen(const struct rx_view *v, const struct csum_walk *w)
 {
 	if (w->flags & CSUM_WALK_F_FRAGMENT)
 		return 0;
-	if (w->l4_proto == PROTO_UDP)
+	if (w->l4_proto == IPPROTO_UDP)
 		return UDP_HLEN;
-	if (w->l4_proto == PROTO_TCP && (uint64_t)w->l4_off + 13 <= v->len)
+	if (w->l4_proto == IPPROTO_TCP && (uint64_t)w->l4_off + 13 <= v->len)
 		return (uint32_t)(v->p[w->l4_off + 12] >> 4) * 4;
 	return 0;
 }
@@ -349,7 +343,7 @@ rx_verify_l4(const struct rte_mbuf *m, const struct rx_sum *s,
 	     const struct csum_walk *w, uint32_t flags)
 {
 	if (!s->ok || (w->flags & CSUM_WALK_F_FRAGMENT) ||
-	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
+	    (w->l4_proto != IPPROTO_UDP && w->l4_proto != IPPROTO_TCP))
 		return -ENOENT;
 	return csum_mbuf_verify_l4(m, s->start, s->sum, w->l3_off, w->l4_off,
 				   w->l4_proto, flags);
@@ -467,7 +461,7 @@ rx_resolve_outer(struct rte_mbuf *m, const struct rx_pkt *pk, struct rx_sum *s,
 	if (!s->ok)
 		return -ENOENT;
 	ret = csum_mbuf_resolve_l4(m, s->start, &s->sum, pk->outer.l3_off,
-				   pk->outer.l4_off, PROTO_UDP);
+				   pk->outer.l4_off, IPPROTO_UDP);
 	if (ret != CSUM_L4_GOOD)
 		return ret;	/* IPv4 without a checksum: NONE; or unknown */
 	st->c[HWCSUM_RX_OUTER_L4_RESOLVED]++;
@@ -577,11 +571,11 @@ rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 	l->udp_zero = false;
 	l->end = w->l4_off;
 	if ((w->flags & CSUM_WALK_F_FRAGMENT) ||
-	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
+	    (w->l4_proto != IPPROTO_UDP && w->l4_proto != IPPROTO_TCP))
 		return true;
 	if (w->flags & CSUM_WALK_F_JUMBO)
 		return false;
-	if (w->l4_proto == PROTO_UDP) {
+	if (w->l4_proto == IPPROTO_UDP) {
 		if (w->l4_off + UDP_HLEN > w->l3_end)
 			return false;
 		len = be16_at(p + w->l4_off + 4);
@@ -886,8 +880,8 @@ flow_hdrs(const struct rx_view *v, const struct csum_walk *w,
 		h->proto = w->l4_proto;
 		/* Ports of whole datagrams only, as NICs hash NONFRAG types. */
 		if (!(w->flags & CSUM_WALK_F_FRAGMENT) && w->l4_off + 4 <= v->len &&
-		    (w->l4_proto == PROTO_UDP || w->l4_proto == PROTO_TCP)) {
-			fl |= w->l4_proto == PROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
+		    (w->l4_proto == IPPROTO_UDP || w->l4_proto == IPPROTO_TCP)) {
+			fl |= w->l4_proto == IPPROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
 			memcpy(&h->src_port, p + w->l4_off, 2);
 			memcpy(&h->dst_port, p + w->l4_off + 2, 2);
 		}
