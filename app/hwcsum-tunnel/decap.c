@@ -219,7 +219,7 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 
 /* What decapsulation matches a packet on, packed (gw_decap_prepare). */
 struct decap_key {
-	uint32_t ptype;		/* RTE_PTYPE_TUNNEL_*, 0 for GUE */
+	unsigned int type;	/* gw_ptype_tunnel_type() of its packets: 0 for GUE */
 	uint32_t vni;		/* 0 for GUE */
 	uint16_t port;		/* UDP destination, host order */
 	uint8_t ip_version;	/* outer, 4 or 6 */
@@ -227,22 +227,6 @@ struct decap_key {
 };
 static struct decap_key keys[GW_MAX_TUNNELS];
 static unsigned int nb_keys;
-
-/* The RTE_PTYPE_TUNNEL_* hwcsum marks a type's packets with; GUE has none. */
-static uint32_t
-tunnel_ptype(unsigned int type)
-{
-	switch (type) {
-	case UDP_TUNNEL_TYPE_VXLAN:
-		return RTE_PTYPE_TUNNEL_VXLAN;
-	case UDP_TUNNEL_TYPE_GENEVE:
-		return RTE_PTYPE_TUNNEL_GENEVE;
-	case UDP_TUNNEL_TYPE_VXLAN_GPE:
-		return RTE_PTYPE_TUNNEL_VXLAN_GPE;
-	default:
-		return 0;
-	}
-}
 
 void
 gw_decap_prepare(const struct gw_config *cfg)
@@ -252,7 +236,7 @@ gw_decap_prepare(const struct gw_config *cfg)
 	for (i = 0; i < cfg->nb_tunnels; i++) {
 		const struct gw_tunnel *t = &cfg->tunnels[i];
 
-		keys[i].ptype = tunnel_ptype(t->type);
+		keys[i].type = t->type == UDP_TUNNEL_TYPE_GUE ? 0 : t->type;
 		keys[i].vni = t->type == UDP_TUNNEL_TYPE_GUE ? 0 : t->vni;
 		keys[i].port = t->dst_port;
 		keys[i].ip_version = t->family == AF_INET ? 4 : 6;
@@ -285,8 +269,8 @@ decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out
 	uint32_t in_l3_pt = pt & RTE_PTYPE_INNER_L3_MASK;
 	bool l4_check, in_ipv4;
 	uint8_t version;
+	unsigned int i, type;
 	uint16_t port;
-	unsigned int i;
 	int ret;
 
 	/* outer_l3_len is set only for a tunnel whose inner IP hwcsum walked;
@@ -311,12 +295,15 @@ decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out
 	udp = (const struct rte_udp_hdr *)(p + l4);
 	port = rte_be_to_cpu_16(udp->dst_port);
 	version = p[l3] >> 4;
-	if (tun_pt != 0)	/* VXLAN, GENEVE, VXLAN-GPE: bytes 4-6 */
+	type = gw_ptype_tunnel_type(pt);
+	if (type == 0 && tun_pt != 0)
+		return DECAP_SLOW;	/* a tunnel type none of ours is */
+	if (type != 0)		/* VXLAN, GENEVE, VXLAN-GPE: bytes 4-6 */
 		vni = (uint32_t)p[l4 + 12] << 16 | p[l4 + 13] << 8 | p[l4 + 14];
 	for (i = 0; i < nb_keys; i++) {
 		const struct decap_key *k = &keys[i];
 
-		if (k->port == port && k->ptype == tun_pt && k->vni == vni &&
+		if (k->port == port && k->type == type && k->vni == vni &&
 		    k->ip_version == version) {
 			t = k->t;
 			break;

@@ -77,16 +77,11 @@ pmd_symbols(void)
 unsigned int
 gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m)
 {
-	switch (m->packet_type & RTE_PTYPE_TUNNEL_MASK) {
-	case RTE_PTYPE_TUNNEL_VXLAN:
-		return UDP_TUNNEL_TYPE_VXLAN;
-	case RTE_PTYPE_TUNNEL_GENEVE:
-		return UDP_TUNNEL_TYPE_GENEVE;
-	case RTE_PTYPE_TUNNEL_VXLAN_GPE:
-		return UDP_TUNNEL_TYPE_VXLAN_GPE;
-	default:
-		return pmd_rx_tunnel_type != NULL ? pmd_rx_tunnel_type(port, m) : 0;
-	}
+	unsigned int type = gw_ptype_tunnel_type(m->packet_type);
+
+	if (type == 0 && pmd_rx_tunnel_type != NULL)
+		type = pmd_rx_tunnel_type(port, m);	/* GUE, run-time types */
+	return type;
 }
 
 static int

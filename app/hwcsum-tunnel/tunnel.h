@@ -74,6 +74,23 @@ gw_tunnel_carries_ip(const struct gw_tunnel *t)
 	return t->type == UDP_TUNNEL_TYPE_GUE || t->gpe_ip;
 }
 
+/* The type hwcsum's packet type names: VXLAN, GENEVE, VXLAN-GPE; 0 for
+ * anything else (DPDK has no RTE_PTYPE_TUNNEL_* for GUE). */
+static inline unsigned int
+gw_ptype_tunnel_type(uint32_t packet_type)
+{
+	switch (packet_type & RTE_PTYPE_TUNNEL_MASK) {
+	case RTE_PTYPE_TUNNEL_VXLAN:
+		return UDP_TUNNEL_TYPE_VXLAN;
+	case RTE_PTYPE_TUNNEL_GENEVE:
+		return UDP_TUNNEL_TYPE_GENEVE;
+	case RTE_PTYPE_TUNNEL_VXLAN_GPE:
+		return UDP_TUNNEL_TYPE_VXLAN_GPE;
+	default:
+		return 0;
+	}
+}
+
 struct gw_config {
 	const char *file;
 	char underlay_name[RTE_ETH_NAME_MAX_LEN];
