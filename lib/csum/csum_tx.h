@@ -65,7 +65,7 @@ struct csum_tx_work {
 	uint32_t outer_l3, outer_l3_len, outer_l4;
 	uint32_t l3, l3_len;
 	uint32_t csum_start, csum_offset;
-	uint8_t l4_proto;	/**< 6 or 17, for CSUM_TX_SEED_L4 */
+	uint8_t l4_proto;	/**< IPPROTO_TCP or IPPROTO_UDP, for CSUM_TX_SEED_L4 */
 };
 
 /**
@@ -88,8 +88,9 @@ static __rte_always_inline bool
 csum_tx__layout_ok(const struct csum_tx_work *w, uint32_t ops)
 {
 	if ((ops & CSUM_TX_SEED_L4) &&
-	    ((w->l4_proto != 17 && w->l4_proto != 6) ||
-	     w->csum_offset != (w->l4_proto == 17 ? 6u : 16u)))
+	    ((w->l4_proto != IPPROTO_UDP && w->l4_proto != IPPROTO_TCP) ||
+	     w->csum_offset != (w->l4_proto == IPPROTO_UDP ? CSUM_UDP_OFFSET :
+				CSUM_TCP_OFFSET)))
 		return false;
 	if (ops & CSUM_TX_OUTER_OPS) {
 		if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) && w->l3 < w->outer_l4)
@@ -164,7 +165,7 @@ csum_tx__seed(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t l4,
 	if (end > len || l4 > end)
 		return false;
 	l4_len = end - l4;
-	if (l4_len < (proto == 17 ? 8u : 20u))
+	if (l4_len < (proto == IPPROTO_UDP ? 8u : 20u))
 		return false;
 	*seed = csum_fold(csum_add(csum_add(pseudo, rte_cpu_to_be_32(l4_len)),
 				   rte_cpu_to_be_32(proto)));
