@@ -14,20 +14,13 @@
 
 #include "tunnel.h"
 
-static const char *const type_names[GW_NB_TYPES] = {
-	[GW_VXLAN] = "vxlan",
-	[GW_GENEVE] = "geneve",
-	[GW_VXLAN_GPE] = "vxlan-gpe",
-	[GW_GUE] = "gue",
-};
-
-/* IANA ports; GUE has none, 6080 is what Linux's examples use. */
-static const uint16_t default_ports[GW_NB_TYPES] = { 4789, 6081, 4790, 6080 };
-
+/* lib/udp_tunnel's name of a built-in type; the gateway has no other. */
 const char *
-gw_type_name(enum gw_type type)
+gw_type_name(unsigned int type)
 {
-	return type < GW_NB_TYPES ? type_names[type] : "?";
+	const char *name = udp_tunnel_type_name(NULL, type);
+
+	return name != NULL ? name : "?";
 }
 
 void
@@ -129,17 +122,16 @@ gw_tunnel_set(struct gw_tunnel *t, const char *key, const char *value,
 	      const char *where)
 {
 	unsigned long v, lo, hi;
-	int i;
 
 	if (!strcmp(key, "type")) {
-		for (i = 0; i < GW_NB_TYPES; i++)
-			if (!strcmp(value, type_names[i]))
-				break;
-		if (i == GW_NB_TYPES)
+		/* Without a registry: the built-in types, all encapsulated here. */
+		unsigned int type = udp_tunnel_type_by_name(NULL, value);
+
+		if (type == 0)
 			return bad(where, key, value, "vxlan, geneve, vxlan-gpe or gue");
-		t->type = i;
+		t->type = type;
 		if (t->dst_port == 0)
-			t->dst_port = default_ports[i];
+			t->dst_port = udp_tunnel_type_default_port(type);
 	} else if (!strcmp(key, "vni")) {
 		if (parse_uint(value, 0xffffff, &v))
 			return bad(where, key, value, "0..16777215");
@@ -225,7 +217,8 @@ gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
 	static const uint8_t zero[16];
 	unsigned int i;
 
-	if (t->dst_port == 0)
+	/* A dst_port alone does not make a type. */
+	if (t->type == 0)
 		return missing(where, "type");
 	if (t->inner_name[0] == '\0')
 		return missing(where, "inner_port");
@@ -235,14 +228,14 @@ gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
 		return missing(where, "remote");
 	if (rte_is_zero_ether_addr(&t->remote_mac))
 		return missing(where, "remote_mac");
-	if (t->type != GW_GUE && t->vni == UINT32_MAX)
+	if (t->type != UDP_TUNNEL_TYPE_GUE && t->vni == UINT32_MAX)
 		return missing(where, "vni");
-	if (t->type != GW_GENEVE && t->opts_len != 0) {
+	if (t->type != UDP_TUNNEL_TYPE_GENEVE && t->opts_len != 0) {
 		fprintf(stderr, "hwcsum-tunnel: %s: key 'geneve_opt': only for type geneve\n",
 			where);
 		return -EINVAL;
 	}
-	if (t->type != GW_VXLAN_GPE && t->gpe_ip) {
+	if (t->type != UDP_TUNNEL_TYPE_VXLAN_GPE && t->gpe_ip) {
 		fprintf(stderr, "hwcsum-tunnel: %s: key 'gpe_payload': only for type vxlan-gpe\n",
 			where);
 		return -EINVAL;
@@ -264,7 +257,7 @@ gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
 		/* Decapsulation finds a tunnel by these: they must be unique. */
 		if (o->type == t->type && o->family == t->family &&
 		    o->dst_port == t->dst_port &&
-		    (t->type == GW_GUE || o->vni == t->vni)) {
+		    (t->type == UDP_TUNNEL_TYPE_GUE || o->vni == t->vni)) {
 			fprintf(stderr, "hwcsum-tunnel: %s: key 'vni': duplicate VNI %u "
 				"(%s port %u, already tunnel '%s')\n", where,
 				t->vni, gw_type_name(t->type), t->dst_port, o->name);
@@ -517,7 +510,7 @@ gw_usage(const char *prog)
 "    remote       remote underlay address, same family        (required)\n"
 "    remote_mac   next hop MAC on the underlay                (required)\n"
 "    local_mac    source MAC (default: the underlay port's)\n"
-"    dst_port     UDP port (default 4789, 6081, 4790, 6080)\n"
+"    dst_port     UDP port (default %u, %u, %u, %u)\n"
 "    src_port_range  min-max of the entropy source port (32768-60999)\n"
 "    udp_csum     on | off: outer UDP checksum (default on; must be on\n"
 "                 over IPv6). With an inner CHECKSUM_PARTIAL it is LCO.\n"
@@ -541,5 +534,9 @@ gw_usage(const char *prog)
 "    mbufs or another start-up error; 2 when mbufs leaked.\n"
 "\n"
 "SEE ALSO\n"
-"    docs/tunnel.md, rte_pmd_hwcsum.h\n", prog);
+"    docs/tunnel.md, rte_pmd_hwcsum.h\n", prog,
+	udp_tunnel_type_default_port(UDP_TUNNEL_TYPE_VXLAN),
+	udp_tunnel_type_default_port(UDP_TUNNEL_TYPE_GENEVE),
+	udp_tunnel_type_default_port(UDP_TUNNEL_TYPE_VXLAN_GPE),
+	udp_tunnel_type_default_port(UDP_TUNNEL_TYPE_GUE));
 }

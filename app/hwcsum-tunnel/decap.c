@@ -15,13 +15,6 @@
 
 #include "tunnel.h"
 
-static const unsigned int lib_type[GW_NB_TYPES] = {
-	[GW_VXLAN] = UDP_TUNNEL_TYPE_VXLAN,
-	[GW_GENEVE] = UDP_TUNNEL_TYPE_GENEVE,
-	[GW_VXLAN_GPE] = UDP_TUNNEL_TYPE_VXLAN_GPE,
-	[GW_GUE] = UDP_TUNNEL_TYPE_GUE,
-};
-
 /* A handful of tunnels, read-only while running: a scan is enough. */
 static const struct gw_tunnel *
 find_tunnel(unsigned int type, int family, uint16_t port, uint32_t vni)
@@ -31,8 +24,8 @@ find_tunnel(unsigned int type, int family, uint16_t port, uint32_t vni)
 	for (i = 0; i < gw_cfg.nb_tunnels; i++) {
 		const struct gw_tunnel *t = &gw_cfg.tunnels[i];
 
-		if (lib_type[t->type] == type && t->family == family &&
-		    t->dst_port == port && (t->type == GW_GUE || t->vni == vni))
+		if (t->type == type && t->family == family && t->dst_port == port &&
+		    (type == UDP_TUNNEL_TYPE_GUE || t->vni == vni))
 			return t;
 	}
 	return NULL;
@@ -104,25 +97,6 @@ verify_l4(struct gw_worker *w, struct rte_mbuf *m, uint32_t l3_off,
 	return verify_l4_sum(w, m, l3_off, l4_off, proto);
 }
 
-/* lib/udp_tunnel's parsers: the same ones hwcsum classified with. */
-static int
-parse_tunnel(unsigned int type, const uint8_t *hdr, size_t len,
-	     struct udp_tunnel_parse_result *res)
-{
-	switch (type) {
-	case UDP_TUNNEL_TYPE_VXLAN:
-		return udp_tunnel_parse_vxlan(hdr, len, res);
-	case UDP_TUNNEL_TYPE_GENEVE:
-		return udp_tunnel_parse_geneve(hdr, len, res);
-	case UDP_TUNNEL_TYPE_VXLAN_GPE:
-		return udp_tunnel_parse_vxlan_gpe(hdr, len, res);
-	case UDP_TUNNEL_TYPE_GUE:
-		return udp_tunnel_parse_gue(hdr, len, res);
-	default:
-		return -EPROTONOSUPPORT;
-	}
-}
-
 /* The inner IP packet at off: its IPv4 header and L4 checksum. */
 static int
 verify_inner(struct gw_worker *w, struct rte_mbuf *m, uint32_t off,
@@ -187,9 +161,11 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 	udp_end = walk.l4_off + rte_be_to_cpu_16(udp->dgram_len);
 	if (udp_end > walk.l3_end || udp_end < walk.l4_off + sizeof(*udp))
 		return GW_DROP_MALFORMED;
-	ret = parse_tunnel(type, p + walk.l4_off + sizeof(*udp),
-			   RTE_MIN(udp_end, m->data_len) - walk.l4_off - sizeof(*udp),
-			   &res);
+	/* lib/udp_tunnel's parsers, the ones hwcsum classified with; a type
+	 * registered at run time is none of ours (-EINVAL). */
+	ret = udp_tunnel_parse(NULL, type, p + walk.l4_off + sizeof(*udp),
+			       RTE_MIN(udp_end, m->data_len) - walk.l4_off - sizeof(*udp),
+			       &res);
 	if (ret < 0)
 		return GW_DROP_MALFORMED;
 	family = walk.ip_version == 4 ? AF_INET : AF_INET6;
@@ -248,7 +224,7 @@ decap_one(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out)
 
 /* What decapsulation matches a packet on, packed (gw_decap_prepare). */
 struct decap_key {
-	uint32_t ptype;		/* RTE_PTYPE_TUNNEL_*, 0 for GUE */
+	unsigned int type;	/* gw_ptype_tunnel_type() of its packets: 0 for GUE */
 	uint32_t vni;		/* 0 for GUE */
 	uint16_t port;		/* UDP destination, host order */
 	uint8_t ip_version;	/* outer, 4 or 6 */
@@ -260,19 +236,13 @@ static unsigned int nb_keys;
 void
 gw_decap_prepare(const struct gw_config *cfg)
 {
-	static const uint32_t ptypes[GW_NB_TYPES] = {
-		[GW_VXLAN] = RTE_PTYPE_TUNNEL_VXLAN,
-		[GW_GENEVE] = RTE_PTYPE_TUNNEL_GENEVE,
-		[GW_VXLAN_GPE] = RTE_PTYPE_TUNNEL_VXLAN_GPE,
-		[GW_GUE] = 0,
-	};
 	unsigned int i;
 
 	for (i = 0; i < cfg->nb_tunnels; i++) {
 		const struct gw_tunnel *t = &cfg->tunnels[i];
 
-		keys[i].ptype = ptypes[t->type];
-		keys[i].vni = t->type == GW_GUE ? 0 : t->vni;
+		keys[i].type = t->type == UDP_TUNNEL_TYPE_GUE ? 0 : t->type;
+		keys[i].vni = t->type == UDP_TUNNEL_TYPE_GUE ? 0 : t->vni;
 		keys[i].port = t->dst_port;
 		keys[i].ip_version = t->family == AF_INET ? 4 : 6;
 		keys[i].t = t;
@@ -304,8 +274,8 @@ decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out
 	uint32_t in_l3_pt = pt & RTE_PTYPE_INNER_L3_MASK;
 	bool l4_check, in_ipv4;
 	uint8_t version;
+	unsigned int i, type;
 	uint16_t port;
-	unsigned int i;
 	int ret;
 
 	/* outer_l3_len is set only for a tunnel whose inner IP hwcsum walked;
@@ -331,12 +301,15 @@ decap_fast(struct gw_worker *w, struct rte_mbuf *m, const struct gw_tunnel **out
 	udp = (const struct rte_udp_hdr *)(p + l4);
 	port = rte_be_to_cpu_16(udp->dst_port);
 	version = p[l3] >> 4;
-	if (tun_pt != 0)	/* VXLAN, GENEVE, VXLAN-GPE: bytes 4-6 */
+	type = gw_ptype_tunnel_type(pt);
+	if (type == 0 && tun_pt != 0)
+		return DECAP_SLOW;	/* a tunnel type none of ours is */
+	if (type != 0)		/* VXLAN, GENEVE, VXLAN-GPE: bytes 4-6 */
 		vni = (uint32_t)p[l4 + 12] << 16 | p[l4 + 13] << 8 | p[l4 + 14];
 	for (i = 0; i < nb_keys; i++) {
 		const struct decap_key *k = &keys[i];
 
-		if (k->port == port && k->ptype == tun_pt && k->vni == vni &&
+		if (k->port == port && k->type == type && k->vni == vni &&
 		    k->ip_version == version) {
 			t = k->t;
 			break;

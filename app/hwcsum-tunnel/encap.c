@@ -10,6 +10,7 @@
 
 #include <csum.h>
 #include <csum_mbuf.h>
+#include <csum_proto.h>
 #include <csum_walk.h>
 
 #include "encap_fast.h"
@@ -65,11 +66,11 @@ gw_encap_prepare(struct gw_tunnel *t)
 	t->tun_off = t->l4_off + sizeof(*udp);
 	tun = t->hdr + t->tun_off;
 	switch (t->type) {
-	case GW_VXLAN:		/* RFC 7348: I flag, VNI */
+	case UDP_TUNNEL_TYPE_VXLAN:	/* RFC 7348: I flag, VNI */
 		tun[0] = 0x08;
 		t->hdr_len = t->tun_off + 8;
 		break;
-	case GW_GENEVE:		/* RFC 8926: options, Ethernet payload */
+	case UDP_TUNNEL_TYPE_GENEVE:	/* RFC 8926: options, Ethernet payload */
 		tun[0] = t->opts_len / 4;
 		tun[1] = geneve_opts_critical(t) ? GW_GENEVE_F_CRIT : 0;
 		tun[2] = RTE_ETHER_TYPE_TEB >> 8;
@@ -77,8 +78,9 @@ gw_encap_prepare(struct gw_tunnel *t)
 		memcpy(tun + 8, t->opts, t->opts_len);
 		t->hdr_len = t->tun_off + 8 + t->opts_len;
 		break;
-	case GW_VXLAN_GPE:	/* I and P flags; next protocol Ethernet, or
-				 * IPv4/IPv6 filled per packet */
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:	/* I and P flags; next protocol
+					 * Ethernet, or IPv4/IPv6 filled
+					 * per packet */
 		tun[0] = 0x0c;
 		tun[3] = t->gpe_ip ? 0 : 0x03;
 		t->hdr_len = t->tun_off + 8;
@@ -87,7 +89,7 @@ gw_encap_prepare(struct gw_tunnel *t)
 		t->hdr_len = t->tun_off + 4;
 		break;
 	}
-	if (t->type != GW_GUE) {
+	if (t->type != UDP_TUNNEL_TYPE_GUE) {
 		tun[4] = t->vni >> 16;
 		tun[5] = t->vni >> 8;
 		tun[6] = t->vni;
@@ -152,9 +154,9 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 		return true;
 	}
 	if (w->l4_proto == IPPROTO_UDP)
-		off = 6;
+		off = CSUM_UDP_OFFSET;
 	else if (w->l4_proto == IPPROTO_TCP)
-		off = 16;
+		off = CSUM_TCP_OFFSET;
 	else
 		return false;
 	/* A fragment carries no whole datagram to sum. */
@@ -257,7 +259,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 		return GW_DROP_NO_HEADROOM;
 	m = *mp;
 	memcpy(hdr, t->hdr, t->hdr_len);
-	if (t->type == GW_GUE)
+	if (t->type == UDP_TUNNEL_TYPE_GUE)
 		hdr[t->tun_off + 1] = walk.ip_version == 4 ? IPPROTO_IPIP : IPPROTO_IPV6;
 	else if (t->gpe_ip)	/* draft-ietf-nvo3-vxlan-gpe: 1 IPv4, 2 IPv6 */
 		hdr[t->tun_off + 3] = walk.ip_version == 4 ? 0x01 : 0x02;
@@ -293,7 +295,8 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	} else if (partial) {
 		/* The inner request stays; the outer sum needs headers only. */
 		csum_mbuf_seed_l4(m, t->l3_off, t->l4_off, IPPROTO_UDP);
-		if (csum_mbuf_lco(m, t->l4_off, 6, in_start + t->hdr_len, in_offset) < 0)
+		if (csum_mbuf_lco(m, t->l4_off, CSUM_UDP_OFFSET, in_start + t->hdr_len,
+				  in_offset) < 0)
 			return GW_DROP_MALFORMED;
 		w->stats.outer_lco++;
 	} else {
@@ -301,7 +304,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 		 * sum of what did not change. */
 		udp->dgram_cksum = csum_fold(csum_add(t->pseudo_sum,
 				rte_cpu_to_be_16(udp_len)));
-		rte_pmd_hwcsum_tx_partial(&gw_dyn, m, t->l4_off, 6);
+		rte_pmd_hwcsum_tx_partial(&gw_dyn, m, t->l4_off, CSUM_UDP_OFFSET);
 		w->stats.outer_partial++;
 	}
 	if (partial) {

@@ -26,16 +26,16 @@
 
 /* The ethdev offload and mbuf tunnel flag of a tunnel type. */
 static uint64_t
-tso_offload(enum gw_type type, uint64_t *tunnel_flag)
+tso_offload(unsigned int type, uint64_t *tunnel_flag)
 {
 	switch (type) {
-	case GW_VXLAN:
+	case UDP_TUNNEL_TYPE_VXLAN:
 		*tunnel_flag = RTE_MBUF_F_TX_TUNNEL_VXLAN;
 		return RTE_ETH_TX_OFFLOAD_VXLAN_TNL_TSO;
-	case GW_GENEVE:
+	case UDP_TUNNEL_TYPE_GENEVE:
 		*tunnel_flag = RTE_MBUF_F_TX_TUNNEL_GENEVE;
 		return RTE_ETH_TX_OFFLOAD_GENEVE_TNL_TSO;
-	case GW_VXLAN_GPE:
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:
 		*tunnel_flag = RTE_MBUF_F_TX_TUNNEL_VXLAN_GPE;
 		return RTE_ETH_TX_OFFLOAD_UDP_TNL_TSO;
 	default:	/* GUE and any other UDP tunnel: lengths say it all */

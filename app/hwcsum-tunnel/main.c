@@ -25,21 +25,6 @@ on_signal(int sig __rte_unused)
 	gw_quit = true;
 }
 
-void
-gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
-{
-	uint16_t sent = 0;
-	int tries = 3;
-
-	/* A short retry absorbs a momentarily full ring (AF_PACKET). */
-	while (sent < n && tries-- > 0)
-		sent += rte_eth_tx_burst(port, w->queue, pkts + sent, n - sent);
-	if (sent < n) {
-		w->stats.drops[GW_DROP_TX_FULL] += n - sent;
-		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
-	}
-}
-
 /* One queue of every port per lcore: nothing on the data path is shared.
  * Returns how many packets it took in.
  */
@@ -126,6 +111,19 @@ main_loop(struct gw_worker *self)
 	}
 }
 
+/* What the workers read, once the ports are up: each tunnel's outer
+ * headers, what fits the underlay MTU, the decapsulation keys. */
+static void
+datapath_prepare(struct gw_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_tunnels; i++)
+		gw_encap_prepare(&cfg->tunnels[i]);
+	gw_pmtu_refresh(cfg);	/* the headers' lengths are known now */
+	gw_decap_prepare(cfg);
+}
+
 /* Index of the "--" ending the EAL options, or 0. */
 static int
 app_args_start(int argc, char **argv)
@@ -179,7 +177,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "hwcsum-tunnel: at most %u worker lcores\n", GW_MAX_QUEUES);
 		goto fail;
 	}
-	if (gw_ports_init(&gw_cfg) < 0 || gw_tunnel_ports_add(&gw_cfg) < 0)
+	if (gw_ports_init(&gw_cfg) < 0)
+		goto fail_ports;
+	datapath_prepare(&gw_cfg);
+	if (gw_tunnel_ports_add(&gw_cfg) < 0)
 		goto fail_ports;
 	ret = gw_telemetry_init();
 	if (ret < 0)

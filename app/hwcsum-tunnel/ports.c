@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Ports: find, configure, start, close; the tunnel UDP ports they listen on. */
+/*
+ * Ports: find, configure, start, close; the tunnel UDP ports they listen
+ * on; and what the data path needs of them: the mempool, transmit, the
+ * PMD's tunnel type of a received packet.
+ */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,7 +36,7 @@ static unsigned int (*pmd_rx_tunnel_type)(uint16_t port, const struct rte_mbuf *
 
 /* What was registered, to take exactly that back at shutdown. */
 static struct {
-	enum gw_type type;
+	unsigned int type;
 	int family;
 	uint16_t port;
 } added[GW_MAX_TUNNELS];
@@ -69,27 +73,15 @@ pmd_symbols(void)
 	dlclose(h);
 }
 
-static const unsigned int lib_types[GW_NB_TYPES] = {
-	[GW_VXLAN] = UDP_TUNNEL_TYPE_VXLAN,
-	[GW_GENEVE] = UDP_TUNNEL_TYPE_GENEVE,
-	[GW_VXLAN_GPE] = UDP_TUNNEL_TYPE_VXLAN_GPE,
-	[GW_GUE] = UDP_TUNNEL_TYPE_GUE,
-};
-
 /* The lib/udp_tunnel type of a packet the underlay received, or 0. */
 unsigned int
 gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m)
 {
-	switch (m->packet_type & RTE_PTYPE_TUNNEL_MASK) {
-	case RTE_PTYPE_TUNNEL_VXLAN:
-		return UDP_TUNNEL_TYPE_VXLAN;
-	case RTE_PTYPE_TUNNEL_GENEVE:
-		return UDP_TUNNEL_TYPE_GENEVE;
-	case RTE_PTYPE_TUNNEL_VXLAN_GPE:
-		return UDP_TUNNEL_TYPE_VXLAN_GPE;
-	default:
-		return pmd_rx_tunnel_type != NULL ? pmd_rx_tunnel_type(port, m) : 0;
-	}
+	unsigned int type = gw_ptype_tunnel_type(m->packet_type);
+
+	if (type == 0 && pmd_rx_tunnel_type != NULL)
+		type = pmd_rx_tunnel_type(port, m);	/* GUE, run-time types */
+	return type;
 }
 
 static int
@@ -277,39 +269,45 @@ gw_ports_init(struct gw_config *cfg)
 	if (ret < 0)
 		return ret;
 	ret = rte_eth_macaddr_get(cfg->underlay_port, &mac);
-	for (i = 0; ret == 0 && i < cfg->nb_tunnels; i++) {
+	for (i = 0; ret == 0 && i < cfg->nb_tunnels; i++)
 		if (!cfg->tunnels[i].local_mac_set)
 			cfg->tunnels[i].local_mac = mac;
-		gw_encap_prepare(&cfg->tunnels[i]);
-	}
-	if (ret == 0)
-		gw_pmtu_refresh(cfg);	/* the headers' lengths are known now */
-	gw_decap_prepare(cfg);
 	return ret;
 }
 
+/* ethdev's name of a type, RTE_ETH_TUNNEL_TYPE_NONE for GUE. */
+static uint8_t
+eth_tunnel_type(unsigned int type)
+{
+	switch (type) {
+	case UDP_TUNNEL_TYPE_VXLAN:
+		return RTE_ETH_TUNNEL_TYPE_VXLAN;
+	case UDP_TUNNEL_TYPE_GENEVE:
+		return RTE_ETH_TUNNEL_TYPE_GENEVE;
+	case UDP_TUNNEL_TYPE_VXLAN_GPE:
+		return RTE_ETH_TUNNEL_TYPE_VXLAN_GPE;
+	default:
+		return RTE_ETH_TUNNEL_TYPE_NONE;
+	}
+}
+
 static int
-tunnel_port_op(const struct gw_config *cfg, enum gw_type type, int family,
+tunnel_port_op(const struct gw_config *cfg, unsigned int type, int family,
 	       uint16_t udp_port, bool add)
 {
-	static const uint8_t eth_types[GW_NB_TYPES] = {
-		[GW_VXLAN] = RTE_ETH_TUNNEL_TYPE_VXLAN,
-		[GW_GENEVE] = RTE_ETH_TUNNEL_TYPE_GENEVE,
-		[GW_VXLAN_GPE] = RTE_ETH_TUNNEL_TYPE_VXLAN_GPE,
-	};
 	struct rte_eth_udp_tunnel ut = { .udp_port = udp_port };
 	struct udp_tunnel_registry *reg;
 
-	if (type != GW_GUE) {
-		ut.prot_type = eth_types[type];
+	if (type != UDP_TUNNEL_TYPE_GUE) {
+		ut.prot_type = eth_tunnel_type(type);
 		return add ? rte_eth_dev_udp_tunnel_port_add(cfg->underlay_port, &ut) :
 			rte_eth_dev_udp_tunnel_port_delete(cfg->underlay_port, &ut);
 	}
 	reg = pmd_registry != NULL ? pmd_registry(cfg->underlay_port) : NULL;
 	if (reg == NULL)
 		return -ENOTSUP;
-	return add ? udp_tunnel_port_add(reg, family, udp_port, lib_types[type]) :
-		udp_tunnel_port_del(reg, family, udp_port, lib_types[type]);
+	return add ? udp_tunnel_port_add(reg, family, udp_port, type) :
+		udp_tunnel_port_del(reg, family, udp_port, type);
 }
 
 /*
@@ -324,7 +322,7 @@ gw_tunnel_ports_add(struct gw_config *cfg)
 
 	for (i = 0; i < cfg->nb_tunnels; i++) {
 		const struct gw_tunnel *t = &cfg->tunnels[i];
-		int family = t->type == GW_GUE ? t->family : 0;
+		int family = t->type == UDP_TUNNEL_TYPE_GUE ? t->family : 0;
 
 		for (j = 0; j < nb_added; j++)
 			if (added[j].type == t->type && added[j].port == t->dst_port &&
@@ -337,7 +335,7 @@ gw_tunnel_ports_add(struct gw_config *cfg)
 			fprintf(stderr, "hwcsum-tunnel: tunnel '%s': cannot register "
 				"%s UDP port %u on '%s': %s\n", t->name,
 				gw_type_name(t->type), t->dst_port, cfg->underlay_name,
-				ret == -ENOTSUP && t->type == GW_GUE ?
+				ret == -ENOTSUP && t->type == UDP_TUNNEL_TYPE_GUE ?
 				"rte_pmd_hwcsum_registry() not found" : rte_strerror(-ret));
 			return ret;
 		}
@@ -382,6 +380,22 @@ gw_ports_close(void)
 {
 	while (nb_opened > 0)
 		port_close(opened[--nb_opened]);
+}
+
+/* Send n packets to port/queue; what the queue does not take is dropped. */
+void
+gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0;
+	int tries = 3;
+
+	/* A short retry absorbs a momentarily full ring (AF_PACKET). */
+	while (sent < n && tries-- > 0)
+		sent += rte_eth_tx_burst(port, w->queue, pkts + sent, n - sent);
+	if (sent < n) {
+		w->stats.drops[GW_DROP_TX_FULL] += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
 }
 
 struct rte_mempool *

@@ -6,9 +6,12 @@
  * hwcsum-tunnel: a tunnel gateway between inner (VM-facing) ports and one
  * underlay port, all net_hwcsum ports. One concern per file:
  * main.c (EAL, lcores, signals, shutdown), config.c (options, tunnel keys,
- * validation), config_file.c (the INI file), ports.c (port setup and the
- * tunnel UDP ports), encap.c, decap.c, pmtu.c (the underlay MTU, ICMP
- * too-big answers to VMs), stats.c, telemetry.c.
+ * validation), config_file.c (the INI file), ports.c (port setup, the
+ * tunnel UDP ports, and the mempool and transmit the data path uses),
+ * encap.c, decap.c, pmtu.c (the underlay MTU, ICMP too-big answers to
+ * VMs), stats.c, telemetry.c. Tunnel types are lib/udp_tunnel's. Who may
+ * call whom: docs/layout.md (nothing calls main.c; ports.c calls no
+ * data path file).
  */
 
 #include <stdbool.h>
@@ -20,6 +23,7 @@
 #include <rte_mbuf.h>
 
 #include <rte_pmd_hwcsum.h>
+#include <udp_tunnel.h>
 
 #define GW_MAX_TUNNELS 16
 #define GW_MAX_INNER 16
@@ -30,11 +34,9 @@
 #define GW_GENEVE_F_CRIT 0x40	/* RFC 8926 3.4: C, byte 1 of the header */
 #define GW_GENEVE_OPT_CRIT 0x80	/* RFC 8926 3.5: critical bit of an option type */
 
-enum gw_type { GW_VXLAN, GW_GENEVE, GW_VXLAN_GPE, GW_GUE, GW_NB_TYPES };
-
 struct gw_tunnel {
 	char name[64];
-	enum gw_type type;
+	unsigned int type;		/* UDP_TUNNEL_TYPE_*, a built-in one */
 	uint32_t vni;
 	char inner_name[RTE_ETH_NAME_MAX_LEN];
 	uint16_t inner_port;
@@ -69,7 +71,24 @@ struct gw_tunnel {
 static inline bool
 gw_tunnel_carries_ip(const struct gw_tunnel *t)
 {
-	return t->type == GW_GUE || t->gpe_ip;
+	return t->type == UDP_TUNNEL_TYPE_GUE || t->gpe_ip;
+}
+
+/* The type hwcsum's packet type names: VXLAN, GENEVE, VXLAN-GPE; 0 for
+ * anything else (DPDK has no RTE_PTYPE_TUNNEL_* for GUE). */
+static inline unsigned int
+gw_ptype_tunnel_type(uint32_t packet_type)
+{
+	switch (packet_type & RTE_PTYPE_TUNNEL_MASK) {
+	case RTE_PTYPE_TUNNEL_VXLAN:
+		return UDP_TUNNEL_TYPE_VXLAN;
+	case RTE_PTYPE_TUNNEL_GENEVE:
+		return UDP_TUNNEL_TYPE_GENEVE;
+	case RTE_PTYPE_TUNNEL_VXLAN_GPE:
+		return UDP_TUNNEL_TYPE_VXLAN_GPE;
+	default:
+		return 0;
+	}
 }
 
 struct gw_config {
@@ -150,7 +169,7 @@ int gw_tunnel_check(const struct gw_config *cfg, const struct gw_tunnel *t,
 int gw_global_set(struct gw_config *cfg, const char *key, const char *value,
 		  const char *where);
 void gw_usage(const char *prog);
-const char *gw_type_name(enum gw_type type);
+const char *gw_type_name(unsigned int type);
 
 /* config_file.c */
 int gw_config_file_load(struct gw_config *cfg, const char *path);
@@ -164,6 +183,8 @@ int gw_pool_in_use(void);
 struct rte_mempool *gw_pool(void);
 void gw_pool_free(void);
 unsigned int gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m);
+void gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts,
+	   uint16_t n);
 
 /* encap.c */
 void gw_encap_prepare(struct gw_tunnel *t);
@@ -200,9 +221,5 @@ uint64_t gw_xstat(uint16_t port, const char *name);
 
 /* telemetry.c */
 int gw_telemetry_init(void);
-
-/* Send n packets to port/queue; what the queue does not take is dropped. */
-void gw_tx(struct gw_worker *w, uint16_t port, struct rte_mbuf **pkts,
-	   uint16_t n);
 
 #endif /* HWCSUM_TUNNEL_APP_H */

@@ -7,11 +7,8 @@
 
 #include "csum_mbuf.h"
 #include "csum_walk.h"
+#include "csum_proto.h"
 
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define UDP_CSUM_OFF 6
-#define TCP_CSUM_OFF 16
 
 /* off + len within pkt_len, without 32-bit overflow. */
 static inline bool
@@ -309,7 +306,7 @@ csum_mbuf_seed_l4(struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 	uint16_t seed;
 	int ret;
 
-	if (l4_proto != PROTO_UDP && l4_proto != PROTO_TCP)
+	if (l4_proto != IPPROTO_UDP && l4_proto != IPPROTO_TCP)
 		return -EINVAL;
 	if (l3_off > l4_off)
 		return -EINVAL;
@@ -317,11 +314,11 @@ csum_mbuf_seed_l4(struct rte_mbuf *m, uint32_t l3_off, uint32_t l4_off,
 	if (ret < 0)
 		return ret;
 	l4_len = l3.end - l4_off;
-	if (l4_len < (l4_proto == PROTO_UDP ? 8u : 20u))
+	if (l4_len < (l4_proto == IPPROTO_UDP ? 8u : 20u))
 		return -EINVAL;
 	seed = csum_fold(l4_pseudo(&l3, l4_len, l4_proto));
-	return csum_mbuf_write(m, l4_off + (l4_proto == PROTO_UDP ? UDP_CSUM_OFF :
-					   TCP_CSUM_OFF), sizeof(seed), &seed);
+	return csum_mbuf_write(m, l4_off + (l4_proto == IPPROTO_UDP ? CSUM_UDP_OFFSET :
+					   CSUM_TCP_OFFSET), sizeof(seed), &seed);
 }
 
 /*
@@ -386,14 +383,14 @@ l4_sum_from_complete(const struct rte_mbuf *m, uint32_t complete_start,
 	const uint8_t *l4;
 	int ret;
 
-	if (l4_proto != PROTO_UDP && l4_proto != PROTO_TCP)
+	if (l4_proto != IPPROTO_UDP && l4_proto != IPPROTO_TCP)
 		return -EINVAL;
 	if (complete_start > l4_off || l3_off > l4_off)
 		return -EINVAL;
 	ret = parse_l3(m, l3_off, l4_off, l4_proto, &l3);
 	if (ret < 0)
 		return ret;
-	if (l4_proto == PROTO_UDP) {
+	if (l4_proto == IPPROTO_UDP) {
 		l4 = csum_mbuf_ptr(m, l4_off, 8, buf);
 		if (l4 == NULL)
 			return -EINVAL;
@@ -401,13 +398,13 @@ l4_sum_from_complete(const struct rte_mbuf *m, uint32_t complete_start,
 		l4_len = rte_be_to_cpu_16(len16);
 		if (l4_len < 8 || (uint64_t)l4_off + l4_len > l3.end)
 			return -EINVAL;
-		memcpy(check, l4 + UDP_CSUM_OFF, 2);
+		memcpy(check, l4 + CSUM_UDP_OFFSET, 2);
 	} else {
 		l4_len = l3.end - l4_off;
 		l4 = l4_len >= 20 ? csum_mbuf_ptr(m, l4_off, 20, buf) : NULL;
 		if (l4 == NULL)
 			return -EINVAL;
-		memcpy(check, l4 + TCP_CSUM_OFF, 2);
+		memcpy(check, l4 + CSUM_TCP_OFFSET, 2);
 	}
 	*ipv6 = l3.ipv6;
 	l4_end = l4_off + l4_len;
@@ -446,7 +443,7 @@ csum_mbuf_verify_l4(const struct rte_mbuf *m, uint32_t complete_start,
 				   l4_off, l4_proto, &sum, &check, &ipv6, &pseudo);
 	if (ret < 0)
 		return ret;
-	if (l4_proto == PROTO_UDP && check == 0)
+	if (l4_proto == IPPROTO_UDP && check == 0)
 		return (!ipv6 || (flags & CSUM_VERIFY_F_IPV6_UDP_ZERO)) ?
 			CSUM_L4_NONE : CSUM_L4_BAD;
 	return csum_fold(sum) == 0xffff ? CSUM_L4_GOOD : CSUM_L4_BAD;
@@ -465,11 +462,11 @@ l4_field_resolve(struct rte_mbuf *m, uint32_t complete_start,
 	/* Whatever the field held (a seed, or the right value): the sum
 	 * without it, complemented, is the value that makes it right. */
 	fixed = (uint16_t)~csum_fold(csum_sub(sum, check));
-	if (fixed == 0 && l4_proto == PROTO_UDP)
+	if (fixed == 0 && l4_proto == IPPROTO_UDP)
 		fixed = 0xffff;	/* RFC 768: 0 means "no checksum" */
 	if (fixed == check)
 		return CSUM_L4_GOOD;
-	field_off = l4_off + (l4_proto == PROTO_UDP ? UDP_CSUM_OFF : TCP_CSUM_OFF);
+	field_off = l4_off + (l4_proto == IPPROTO_UDP ? CSUM_UDP_OFFSET : CSUM_TCP_OFFSET);
 	ret = csum_mbuf_write(m, field_off, 2, &fixed);
 	if (ret < 0)
 		return ret;
@@ -493,7 +490,7 @@ csum_mbuf_resolve_l4(struct rte_mbuf *m, uint32_t complete_start,
 	if (ret < 0)
 		return ret;
 	/* IPv4 UDP without a checksum stays without one. */
-	if (l4_proto == PROTO_UDP && check == 0 && !ipv6)
+	if (l4_proto == IPPROTO_UDP && check == 0 && !ipv6)
 		return CSUM_L4_NONE;
 	return l4_field_resolve(m, complete_start, complete_sum, l4_off,
 				l4_proto, sum, check);

@@ -5,13 +5,11 @@
 
 #include "csum_mbuf.h"
 #include "csum_offload.h"
+#include "csum_proto.h"
 #include "csum_walk.h"
 
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_SCTP 132
 /* Header bytes csum_offload_resolve() looks at: more than any sane stack. */
 #define RESOLVE_HDR_MAX 256
 
@@ -79,28 +77,28 @@ l4_reason(const struct csum_offload_spec *spec,
 	bool crc = req->flags & CSUM_OFFLOAD_F_CRC32C;
 
 	switch (l4_proto) {
-	case PROTO_TCP:
+	case IPPROTO_TCP:
 		if (crc)
 			return CSUM_OFFLOAD_R_CRC32C;
 		if (!spec->tcp_okay)
 			return CSUM_OFFLOAD_R_L4_PROTO;
-		if (req->csum_offset != 16)
+		if (req->csum_offset != CSUM_TCP_OFFSET)
 			return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
 		return CSUM_OFFLOAD_OK;
-	case PROTO_UDP:
+	case IPPROTO_UDP:
 		if (crc)
 			return CSUM_OFFLOAD_R_CRC32C;
 		if (!spec->udp_okay)
 			return CSUM_OFFLOAD_R_L4_PROTO;
-		if (req->csum_offset != 6)
+		if (req->csum_offset != CSUM_UDP_OFFSET)
 			return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
 		return CSUM_OFFLOAD_OK;
-	case PROTO_SCTP:
+	case IPPROTO_SCTP:
 		if (!crc)
 			return CSUM_OFFLOAD_R_L4_PROTO;
 		if (!spec->sctp_okay)
 			return CSUM_OFFLOAD_R_CRC32C;
-		if (req->csum_offset != 8)
+		if (req->csum_offset != CSUM_SCTP_OFFSET)
 			return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
 		return CSUM_OFFLOAD_OK;
 	default:
@@ -178,7 +176,7 @@ csum_offload_check(const struct csum_offload_spec *spec,
 		return verdict(res, CSUM_OFFLOAD_R_NO_ENGINE);
 	case CSUM_ENGINE_GENERIC:
 		/* Offsets only: a generic engine never looks at protocols. */
-		if (crc && (!spec->sctp_okay || req->csum_offset != 8))
+		if (crc && (!spec->sctp_okay || req->csum_offset != CSUM_SCTP_OFFSET))
 			return verdict(res, CSUM_OFFLOAD_R_CRC32C);
 		if (req->csum_start > spec->max_csum_start)
 			return verdict(res, CSUM_OFFLOAD_R_START_TOO_FAR);

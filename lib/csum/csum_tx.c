@@ -12,7 +12,8 @@ csum_tx_apply_ref(struct rte_mbuf *m, const struct csum_tx_work *w)
 	int ret;
 
 	if (ops & CSUM_TX_SEED_L4) {
-		if (w->csum_offset != (w->l4_proto == 17 ? 6u : 16u))
+		if (w->csum_offset != (w->l4_proto == IPPROTO_UDP ?
+				       CSUM_UDP_OFFSET : CSUM_TCP_OFFSET))
 			return -EINVAL;
 		ret = csum_mbuf_seed_l4(m, w->l3, w->csum_start, w->l4_proto);
 		if (ret < 0)
@@ -39,9 +40,10 @@ csum_tx_apply_ref(struct rte_mbuf *m, const struct csum_tx_work *w)
 			return ret;
 	}
 	if (ops & CSUM_TX_OUTER_LCO)
-		ret = csum_mbuf_lco(m, w->outer_l4, 6, w->csum_start, w->csum_offset);
+		ret = csum_mbuf_lco(m, w->outer_l4, CSUM_UDP_OFFSET, w->csum_start,
+				    w->csum_offset);
 	else if (ops & CSUM_TX_OUTER_SUM)
-		ret = csum_mbuf_apply_partial(m, w->outer_l4, 6);
+		ret = csum_mbuf_apply_partial(m, w->outer_l4, CSUM_UDP_OFFSET);
 	else
 		ret = 0;
 	if (ret < 0)

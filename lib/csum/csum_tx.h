@@ -38,6 +38,7 @@
 #include <rte_mbuf.h>
 
 #include "csum.h"
+#include "csum_proto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +65,7 @@ struct csum_tx_work {
 	uint32_t outer_l3, outer_l3_len, outer_l4;
 	uint32_t l3, l3_len;
 	uint32_t csum_start, csum_offset;
-	uint8_t l4_proto;	/**< 6 or 17, for CSUM_TX_SEED_L4 */
+	uint8_t l4_proto;	/**< IPPROTO_TCP or IPPROTO_UDP, for CSUM_TX_SEED_L4 */
 };
 
 /**
@@ -87,8 +88,9 @@ static __rte_always_inline bool
 csum_tx__layout_ok(const struct csum_tx_work *w, uint32_t ops)
 {
 	if ((ops & CSUM_TX_SEED_L4) &&
-	    ((w->l4_proto != 17 && w->l4_proto != 6) ||
-	     w->csum_offset != (w->l4_proto == 17 ? 6u : 16u)))
+	    ((w->l4_proto != IPPROTO_UDP && w->l4_proto != IPPROTO_TCP) ||
+	     w->csum_offset != (w->l4_proto == IPPROTO_UDP ? CSUM_UDP_OFFSET :
+				CSUM_TCP_OFFSET)))
 		return false;
 	if (ops & CSUM_TX_OUTER_OPS) {
 		if ((ops & (CSUM_TX_SEED_L4 | CSUM_TX_IP)) && w->l3 < w->outer_l4)
@@ -165,7 +167,7 @@ csum_tx__seed(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t l4,
 	if (end > len || l4 > end)
 		return false;
 	l4_len = end - l4;
-	if (l4_len < (proto == 17 ? 8u : 20u))
+	if (l4_len < (proto == IPPROTO_UDP ? 8u : 20u))
 		return false;
 	*seed = csum_fold(csum_add(csum_add(pseudo, rte_cpu_to_be_32(l4_len)),
 				   rte_cpu_to_be_32(proto)));
@@ -243,7 +245,7 @@ csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
 	if (ops & CSUM_TX_SEED_L4)
 		memcpy(p + w->csum_start + w->csum_offset, &seed_in, 2);
 	if (ops & CSUM_TX_SEED_OUTER)
-		memcpy(p + w->outer_l4 + 6, &seed_out, 2);
+		memcpy(p + w->outer_l4 + CSUM_UDP_OFFSET, &seed_out, 2);
 	if (ops & CSUM_TX_IP)
 		csum_tx__ipv4_fill(p + w->l3, w->l3_len);
 	if (ops & CSUM_TX_OUTER_IP)
@@ -258,9 +260,9 @@ csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
 			(uint16_t)~inner, n));
 		if (check == 0)
 			check = 0xffff;
-		memcpy(p + w->outer_l4 + 6, &check, 2);
+		memcpy(p + w->outer_l4 + CSUM_UDP_OFFSET, &check, 2);
 	} else if (ops & CSUM_TX_OUTER_SUM) {
-		csum_tx__partial(p, len, w->outer_l4, 6);
+		csum_tx__partial(p, len, w->outer_l4, CSUM_UDP_OFFSET);
 	}
 	if (ops & CSUM_TX_L4)
 		csum_tx__partial(p, len, w->csum_start, w->csum_offset);

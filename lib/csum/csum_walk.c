@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "csum_walk.h"
+#include "csum_proto.h"
 
 #define ETH_HLEN 14
 #define ETH_TYPE_OFF 12
@@ -19,11 +20,6 @@
 #define IPV6_HLEN 40
 #define IPV6_FRAG_HLEN 8
 #define IPV6_FRAG_OFFSET 0xfff8
-#define PROTO_HOPOPTS 0
-#define PROTO_ROUTING 43
-#define PROTO_FRAGMENT 44
-#define PROTO_AH 51
-#define PROTO_DSTOPTS 60
 #define RH_TYPE0 0	/* RFC 2460 (deprecated by RFC 5095, still parsed) */
 #define RH_TYPE2 2	/* RFC 6275: one address, the home address */
 #define RH_SRH 4	/* RFC 8754 */
@@ -186,7 +182,7 @@ walk_ipv6(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 		return CSUM_WALK_TRUNCATED;
 	payload = be16(p + off + 4);
 	next = p[off + 6];
-	if (payload == 0 && next == PROTO_HOPOPTS) {
+	if (payload == 0 && next == IPPROTO_HOPOPTS) {
 		/* RFC 2675 jumbogram: the length is in an option; trust pkt_len. */
 		w->flags |= CSUM_WALK_F_JUMBO;
 		end = pkt_len;
@@ -198,21 +194,21 @@ walk_ipv6(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 	w->l3_end = end;
 	for (;;) {
 		switch (next) {
-		case PROTO_HOPOPTS:
-		case PROTO_ROUTING:
-		case PROTO_DSTOPTS:
-		case PROTO_AH:
+		case IPPROTO_HOPOPTS:
+		case IPPROTO_ROUTING:
+		case IPPROTO_DSTOPTS:
+		case IPPROTO_AH:
 			w->flags |= CSUM_WALK_F_EXT_HDRS;
 			st = ext_fits(pos, 2, end, hdr_len);
 			if (st != CSUM_WALK_OK)
 				return st;
 			/* AH counts 4-byte units minus 2, the others 8-byte units minus 1. */
-			len = next == PROTO_AH ? (p[pos + 1] + 2u) * 4 :
+			len = next == IPPROTO_AH ? (p[pos + 1] + 2u) * 4 :
 				(p[pos + 1] + 1u) * 8;
 			st = ext_fits(pos, len, end, hdr_len);
 			if (st != CSUM_WALK_OK)
 				return st;
-			if (next == PROTO_ROUTING && p[pos + 3] != 0) {
+			if (next == IPPROTO_ROUTING && p[pos + 3] != 0) {
 				st = routing_final_dst(p, pos, len, w);
 				if (st != CSUM_WALK_OK)
 					return st;
@@ -220,7 +216,7 @@ walk_ipv6(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 			next = p[pos];
 			pos += len;
 			break;
-		case PROTO_FRAGMENT:
+		case IPPROTO_FRAGMENT:
 			/* The walk ends here: what follows may be in another fragment. */
 			w->flags |= CSUM_WALK_F_FRAGMENT;
 			st = ext_fits(pos, IPV6_FRAG_HLEN, end, hdr_len);

@@ -112,6 +112,12 @@ struct udp_tunnel_parse_result {
 typedef int (*udp_tunnel_parse_fn)(const uint8_t *hdr, size_t len,
 		struct udp_tunnel_parse_result *res);
 
+/*
+ * The type functions below take reg NULL for "the built-in types only":
+ * a program that has no registry at hand (parsing its configuration, say)
+ * names and parses them the same way.
+ */
+
 /* Register a new type; *type_out gets its bit. -EEXIST, -ENOSPC, -EINVAL. */
 int udp_tunnel_type_register(struct udp_tunnel_registry *reg, const char *name,
 		udp_tunnel_parse_fn parse, unsigned int *type_out);
@@ -123,6 +129,12 @@ unsigned int udp_tunnel_type_by_name(const struct udp_tunnel_registry *reg,
 		const char *name);
 /* Mask of every registered type. */
 unsigned int udp_tunnel_type_mask(const struct udp_tunnel_registry *reg);
+/*
+ * The well-known UDP port of a built-in type: 4789 VXLAN, 6081 GENEVE,
+ * 4790 VXLAN-GPE (IANA); GUE has no IANA port, 6080 is the one used for
+ * it here. 0 for any other type (a run-time type has no default).
+ */
+uint16_t udp_tunnel_type_default_port(unsigned int type);
 /* Run the parser of a type (lock-free, data-path safe). */
 int udp_tunnel_parse(const struct udp_tunnel_registry *reg, unsigned int type,
 		const uint8_t *hdr, size_t len, struct udp_tunnel_parse_result *res);

@@ -11,6 +11,23 @@
 
 #include "udp_tunnel_private.h"
 
+/*
+ * The built-in types, at the bits the API fixes (the first three are
+ * Linux's), and their well-known UDP ports: IANA's for VXLAN, GENEVE and
+ * VXLAN-GPE; GUE has none, 6080 is the one used for it here. A registry
+ * starts with these; without a registry (NULL) they are all there is.
+ */
+static const struct ut_type builtin_types[] = {
+	{ "vxlan", udp_tunnel_parse_vxlan },
+	{ "geneve", udp_tunnel_parse_geneve },
+	{ "vxlan-gpe", udp_tunnel_parse_vxlan_gpe },
+	{ "gue", udp_tunnel_parse_gue },
+};
+static const uint16_t builtin_ports[] = {
+	UDP_TUNNEL_IANA_VXLAN_PORT, 6081, 4790, 6080,
+};
+#define UT_NB_BUILTIN (sizeof(builtin_types) / sizeof(builtin_types[0]))
+
 static void
 type_fill(struct udp_tunnel_registry *reg, unsigned int idx, const char *name,
 		udp_tunnel_parse_fn parse)
@@ -22,12 +39,11 @@ type_fill(struct udp_tunnel_registry *reg, unsigned int idx, const char *name,
 void
 ut_types_init(struct udp_tunnel_registry *reg)
 {
-	/* Bits fixed by the API: same as Linux for the first three. */
-	type_fill(reg, 0, "vxlan", udp_tunnel_parse_vxlan);
-	type_fill(reg, 1, "geneve", udp_tunnel_parse_geneve);
-	type_fill(reg, 2, "vxlan-gpe", udp_tunnel_parse_vxlan_gpe);
-	type_fill(reg, 3, "gue", udp_tunnel_parse_gue);
-	atomic_store_explicit(&reg->n_types, 4, memory_order_release);
+	unsigned int i;
+
+	for (i = 0; i < UT_NB_BUILTIN; i++)
+		reg->types[i] = builtin_types[i];
+	atomic_store_explicit(&reg->n_types, UT_NB_BUILTIN, memory_order_release);
 }
 
 int
@@ -38,19 +54,32 @@ ut_type_index(unsigned int type)
 	return __builtin_ctz(type);
 }
 
+/* The types of reg, or the built-in ones when reg is NULL. */
+static const struct ut_type *
+types_get(const struct udp_tunnel_registry *reg, unsigned int *n)
+{
+	if (reg == NULL) {
+		*n = UT_NB_BUILTIN;
+		return builtin_types;
+	}
+	*n = atomic_load_explicit(&((struct udp_tunnel_registry *)reg)->n_types,
+			memory_order_acquire);
+	return reg->types;
+}
+
 static const struct ut_type *
 type_get(const struct udp_tunnel_registry *reg, unsigned int type)
 {
+	const struct ut_type *types;
 	int idx = ut_type_index(type);
 	unsigned int n;
 
-	if (reg == NULL || idx < 0)
+	if (idx < 0)
 		return NULL;
-	n = atomic_load_explicit(&((struct udp_tunnel_registry *)reg)->n_types,
-			memory_order_acquire);
+	types = types_get(reg, &n);
 	if ((unsigned int)idx >= n)
 		return NULL;
-	return &reg->types[idx];
+	return &types[idx];
 }
 
 const char *
@@ -73,16 +102,24 @@ ut_type_name_safe(const struct udp_tunnel_registry *reg, unsigned int type)
 unsigned int
 udp_tunnel_type_by_name(const struct udp_tunnel_registry *reg, const char *name)
 {
+	const struct ut_type *types;
 	unsigned int i, n;
 
-	if (reg == NULL || name == NULL)
+	if (name == NULL)
 		return 0;
-	n = atomic_load_explicit(&((struct udp_tunnel_registry *)reg)->n_types,
-			memory_order_acquire);
+	types = types_get(reg, &n);
 	for (i = 0; i < n; i++)
-		if (strcmp(reg->types[i].name, name) == 0)
+		if (strcmp(types[i].name, name) == 0)
 			return 1u << i;
 	return 0;
+}
+
+uint16_t
+udp_tunnel_type_default_port(unsigned int type)
+{
+	int idx = ut_type_index(type);
+
+	return idx >= 0 && (unsigned int)idx < UT_NB_BUILTIN ? builtin_ports[idx] : 0;
 }
 
 unsigned int
@@ -90,8 +127,7 @@ udp_tunnel_type_mask(const struct udp_tunnel_registry *reg)
 {
 	unsigned int n;
 
-	n = atomic_load_explicit(&((struct udp_tunnel_registry *)reg)->n_types,
-			memory_order_acquire);
+	types_get(reg, &n);
 	return n >= 32 ? ~0u : (1u << n) - 1;
 }
 

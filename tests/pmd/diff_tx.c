@@ -74,8 +74,8 @@ tmpl_from_input(struct fz_in *in, struct tmpl *t)
 	t->o.inner_eth = b >> 2 & 1;
 	t->o.inner_v6 = b >> 3 & 1;
 	t->o.inner_ip_opt = (b >> 4) % 3;
-	t->o.proto = (b >> 6) == 0 ? FZ_PROTO_TCP : (b >> 6) == 3 ?
-		FZ_PROTO_SCTP : FZ_PROTO_UDP;
+	t->o.proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 ?
+		IPPROTO_SCTP : IPPROTO_UDP;
 	t->o.udp_dport = ports[t->o.tun];
 	t->req = fz_u8(in);
 	t->oddity = fz_u8(in);
@@ -134,7 +134,7 @@ pkt_from_tmpl(struct fz_in *in, const struct tmpl *t, struct rte_mbuf *h)
 		h->ol_flags |= RTE_MBUF_F_TX_OUTER_IP_CKSUM;
 	if (l.encap && outer && (r >> 4 & 1))
 		h->ol_flags |= RTE_MBUF_F_TX_OUTER_UDP_CKSUM;
-	if ((r & 1) && generic && o.proto != FZ_PROTO_SCTP) {
+	if ((r & 1) && generic && o.proto != IPPROTO_SCTP) {
 		uint32_t f = l.l4 + fz_csum_off(o.proto);
 
 		put16(pkt + f, ref_fold(ref_pseudo(pkt + l.l3, l.l3_end - l.l4, o.proto)));
@@ -143,11 +143,11 @@ pkt_from_tmpl(struct fz_in *in, const struct tmpl *t, struct rte_mbuf *h)
 		h->ol_flags |= PARTIAL_FLAG;
 		/* Sometimes also our own hand-off form (a retry). */
 		if (r >> 7 & 1)
-			h->ol_flags |= o.proto == FZ_PROTO_TCP ?
+			h->ol_flags |= o.proto == IPPROTO_TCP ?
 				RTE_MBUF_F_TX_TCP_CKSUM : RTE_MBUF_F_TX_UDP_CKSUM;
 	} else if (r & 1) {
-		h->ol_flags |= o.proto == FZ_PROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM :
-			o.proto == FZ_PROTO_UDP ? RTE_MBUF_F_TX_UDP_CKSUM :
+		h->ol_flags |= o.proto == IPPROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM :
+			o.proto == IPPROTO_UDP ? RTE_MBUF_F_TX_UDP_CKSUM :
 			RTE_MBUF_F_TX_SCTP_CKSUM;
 	}
 

@@ -25,6 +25,8 @@
 
 #include <rte_mbuf.h>
 
+#include "csum_proto.h"
+
 /* ---------------------------------------------------------- the input */
 
 struct fz_in {
@@ -327,9 +329,6 @@ enum fz_tun {
 	FZ_TUN__COUNT
 };
 
-#define FZ_PROTO_TCP 6
-#define FZ_PROTO_UDP 17
-#define FZ_PROTO_SCTP 132
 
 /* What to build. */
 struct fz_pkt_opts {
@@ -401,7 +400,7 @@ fz_ip_build(uint8_t *p, bool v6, unsigned int opt, uint32_t datagram_len,
 static inline uint32_t
 fz_l4_hdr_len(uint8_t proto)
 {
-	return proto == FZ_PROTO_TCP ? 20 : proto == FZ_PROTO_UDP ? 8 : 12;
+	return proto == IPPROTO_TCP ? 20 : proto == IPPROTO_UDP ? 8 : 12;
 }
 
 /*
@@ -443,7 +442,7 @@ fz_pkt_build(uint8_t *buf, const struct fz_pkt_opts *o, const uint8_t *rnd,
 		l->outer_v6 = o->v6;
 		l->outer_l3 = off;
 		l->outer_l3_len = fz_ip_build(buf + off, o->v6, o->ip_opt,
-					      8 + inner_len, FZ_PROTO_UDP, rnd + off);
+					      8 + inner_len, IPPROTO_UDP, rnd + off);
 		l->outer_l4 = off + l->outer_l3_len;
 		l->outer_l3_end = l->outer_l4 + 8 + inner_len;
 		off = l->outer_l4;
@@ -503,14 +502,14 @@ fz_pkt_build(uint8_t *buf, const struct fz_pkt_opts *o, const uint8_t *rnd,
 	l->l4 = l->l3 + l->l3_len;
 	l->l3_end = l->l4 + l4_len;
 	l->proto = o->proto;
-	if (o->proto == FZ_PROTO_UDP)
+	if (o->proto == IPPROTO_UDP)
 		put_be16(buf + l->l4 + 4, (uint16_t)l4_len);
-	else if (o->proto == FZ_PROTO_TCP)
+	else if (o->proto == IPPROTO_TCP)
 		buf[l->l4 + 12] = 0x50 | (buf[l->l4 + 12] & 0x0f);
 	if (!l->encap) {
 		l->outer_l3_end = l->l3_end;
 		/* Not a registered tunnel port by chance. */
-		if (o->proto == FZ_PROTO_UDP)
+		if (o->proto == IPPROTO_UDP)
 			put_be16(buf + l->l4 + 2, 9);
 	}
 	l->len = l->l3_end + o->trailer;
@@ -520,7 +519,7 @@ fz_pkt_build(uint8_t *buf, const struct fz_pkt_opts *o, const uint8_t *rnd,
 static inline uint32_t
 fz_csum_off(uint8_t proto)
 {
-	return proto == FZ_PROTO_TCP ? 16 : proto == FZ_PROTO_UDP ? 6 : 8;
+	return proto == IPPROTO_TCP ? 16 : proto == IPPROTO_UDP ? 6 : 8;
 }
 
 /* Fill the L4 checksum at l4 (IP header at l3) over [l4, end): correct. */
@@ -530,7 +529,7 @@ ref_l4_fill(uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end, uint8_t proto)
 	uint32_t f = l4 + fz_csum_off(proto);
 	uint16_t c;
 
-	if (proto == FZ_PROTO_SCTP) {
+	if (proto == IPPROTO_SCTP) {
 		uint32_t crc;
 
 		memset(buf + f, 0, 4);
@@ -544,7 +543,7 @@ ref_l4_fill(uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end, uint8_t proto)
 	buf[f] = buf[f + 1] = 0;
 	c = (uint16_t)~ref_fold(ref_pseudo(buf + l3, end - l4, proto) +
 				ref_sum(buf + l4, end - l4));
-	if (c == 0 && proto == FZ_PROTO_UDP)
+	if (c == 0 && proto == IPPROTO_UDP)
 		c = 0xffff;
 	put16(buf + f, c);
 }
@@ -556,7 +555,7 @@ ref_l4_ok(const uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end,
 {
 	uint32_t f = l4 + fz_csum_off(proto);
 
-	if (proto == FZ_PROTO_SCTP) {
+	if (proto == IPPROTO_SCTP) {
 		uint8_t tmp[4];
 		uint32_t crc, got;
 		uint8_t *copy = malloc(end - l4);
@@ -574,7 +573,7 @@ ref_l4_ok(const uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end,
 		free(copy);
 		return ok;
 	}
-	if (proto == FZ_PROTO_UDP && get16(buf + f) == 0)
+	if (proto == IPPROTO_UDP && get16(buf + f) == 0)
 		return false;
 	return ref_fold(ref_pseudo(buf + l3, end - l4, proto) +
 			ref_sum(buf + l4, end - l4)) == 0xffff;

@@ -181,12 +181,12 @@ ref_ip_parse(const uint8_t *b, uint32_t len, uint32_t end, uint32_t l3,
 	r->ok = true;
 	if (r->frag)
 		return;
-	if (r->proto == FZ_PROTO_UDP && r->l4 + 8 <= r->l3_end && r->l4 + 8 <= len) {
+	if (r->proto == IPPROTO_UDP && r->l4 + 8 <= r->l3_end && r->l4 + 8 <= len) {
 		uint32_t ulen = be16(b + r->l4 + 4);
 
 		if (ulen >= 8 && r->l4 + ulen <= r->l3_end)
 			r->l4_end = r->l4 + ulen;
-	} else if (r->proto == FZ_PROTO_TCP && r->l4 + 20 <= r->l3_end) {
+	} else if (r->proto == IPPROTO_TCP && r->l4 + 20 <= r->l3_end) {
 		r->l4_end = r->l3_end;
 	}
 }
@@ -206,7 +206,7 @@ ref_parse(const uint8_t *b, uint32_t len, const struct hwcsum_private *priv,
 	if (v->start == 0)
 		return;
 	ref_ip_parse(b, len, len, v->start, et, &v->outer);
-	if (!v->outer.ok || v->outer.proto != FZ_PROTO_UDP || v->outer.l4_end == 0 ||
+	if (!v->outer.ok || v->outer.proto != IPPROTO_UDP || v->outer.l4_end == 0 ||
 	    priv->registry == NULL)
 		return;
 	type = udp_tunnel_lookup(priv->registry, be16(b + v->outer.l4 + 2));
@@ -243,9 +243,9 @@ ref_l4_verdict(const uint8_t *b, const struct ref_ip *r, bool zero_ok)
 {
 	if (!r->ok || r->frag || r->l4_end == 0)
 		return -1;
-	if (r->proto == FZ_PROTO_UDP && get16(b + r->l4 + 6) == 0)
+	if (r->proto == IPPROTO_UDP && get16(b + r->l4 + 6) == 0)
 		return r->version == 4 || zero_ok ? -1 : 0;
-	if (r->final_dst != 0 && r->proto != FZ_PROTO_SCTP) {
+	if (r->final_dst != 0 && r->proto != IPPROTO_SCTP) {
 		uint8_t ip[40];
 
 		memcpy(ip, b + r->l3, 40);
@@ -414,8 +414,8 @@ structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 	o->inner_eth = b >> 2 & 1;
 	o->inner_v6 = b >> 3 & 1;
 	o->inner_ip_opt = (b >> 4) % 3;
-	o->proto = (b >> 6) == 0 ? FZ_PROTO_TCP : (b >> 6) == 3 && (c & 1) ?
-		FZ_PROTO_SCTP : FZ_PROTO_UDP;
+	o->proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 && (c & 1) ?
+		IPPROTO_SCTP : IPPROTO_UDP;
 	o->udp_dport = c & 0x80 ? 8472 : ports[o->tun];
 	if (o->tun != FZ_TUN_VXLAN)
 		o->udp_dport = ports[o->tun];
@@ -439,7 +439,7 @@ structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 			put16(pkt + l->outer_l4 + 6, 0);
 		} else {
 			ref_l4_fill(pkt, l->outer_l3, l->outer_l4, l->outer_l3_end,
-				    FZ_PROTO_UDP);
+				    IPPROTO_UDP);
 			if (*w == W_OUTER_UDP)
 				wrong16(pkt + l->outer_l4 + 6);
 		}
@@ -612,7 +612,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t field = v.outer.l4 + 6, i;
 
 		if ((sub & L4_MASK) != RTE_MBUF_F_RX_L4_CKSUM_NONE || !v.tunnel_hdr ||
-		    !v.outer.ok || v.outer.proto != FZ_PROTO_UDP)
+		    !v.outer.ok || v.outer.proto != IPPROTO_UDP)
 			fuzz_fail(TARGET, "receive changed the packet");
 		for (i = 0; i < len; i++)
 			if (out[i] != flat[i] && i != field && i != field + 1)
@@ -635,7 +635,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool sub_kept = (sub & L4_MASK) && !l.encap;
 
 		fuzz_rx_stats.expected_checked++;
-		if (l.proto != FZ_PROTO_SCTP)
+		if (l.proto != IPPROTO_SCTP)
 			want_l4 = w == W_L4 ? RTE_MBUF_F_RX_L4_CKSUM_BAD :
 				RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 		if (!l.v6)

@@ -284,8 +284,8 @@ structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 	o->inner_eth = b >> 2 & 1;
 	o->inner_v6 = b >> 3 & 1;
 	o->inner_ip_opt = (b >> 4) % 3;
-	o->proto = (b >> 6) == 0 ? FZ_PROTO_TCP : (b >> 6) == 3 && (c & 1) ?
-		FZ_PROTO_SCTP : FZ_PROTO_UDP;
+	o->proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 && (c & 1) ?
+		IPPROTO_SCTP : IPPROTO_UDP;
 	o->udp_dport = ports[o->tun];
 	o->payload = pl % (c & 2 ? 64 : 1500);
 	fz_bytes(in, rnd, sizeof(rnd));
@@ -294,7 +294,7 @@ structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 	memset(r, 0, sizeof(*r));
 	r->verifiable = true;
 	r->l4 = !(d & 1) || (d & 0x80);
-	r->generic = (d >> 1 & 1) && o->proto != FZ_PROTO_SCTP;
+	r->generic = (d >> 1 & 1) && o->proto != IPPROTO_SCTP;
 	r->ip = (d >> 2 & 1) && !l->v6;
 	r->folded = l->encap && (d >> 3 & 1);
 	r->outer_udp = l->encap && !r->folded && (d >> 4 & 1);
@@ -337,8 +337,8 @@ structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 		field_of(m_tmpl)->offset = (uint16_t)fz_csum_off(o->proto);
 		m_tmpl->ol_flags |= PARTIAL_FLAG;
 	} else if (r->l4) {
-		m_tmpl->ol_flags |= o->proto == FZ_PROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM :
-			o->proto == FZ_PROTO_UDP ? RTE_MBUF_F_TX_UDP_CKSUM :
+		m_tmpl->ol_flags |= o->proto == IPPROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM :
+			o->proto == IPPROTO_UDP ? RTE_MBUF_F_TX_UDP_CKSUM :
 			RTE_MBUF_F_TX_SCTP_CKSUM;
 	}
 	/* The outer UDP checksum, when not asked for, is "none" (0) as VXLAN
@@ -410,11 +410,11 @@ verify_structured(const struct fz_pkt *l, const struct sreq *r,
 		if (!ref_l4_ok(fin, l->l3, l->l4, len, l->proto))
 			fuzz_fail(TARGET, "L4 (proto %u) checksum at %u wrong", l->proto, f);
 		mask[f] = mask[f + 1] = 1;
-		if (l->proto == FZ_PROTO_SCTP)
+		if (l->proto == IPPROTO_SCTP)
 			mask[f + 2] = mask[f + 3] = 1;
 	}
 	if (r->outer_udp) {
-		if (!ref_l4_ok(fin, l->outer_l3, l->outer_l4, len, FZ_PROTO_UDP))
+		if (!ref_l4_ok(fin, l->outer_l3, l->outer_l4, len, IPPROTO_UDP))
 			fuzz_fail(TARGET, "outer UDP checksum at %u wrong", l->outer_l4 + 6);
 		mask[l->outer_l4 + 6] = mask[l->outer_l4 + 7] = 1;
 	}

@@ -129,7 +129,7 @@ build(const struct fz_pkt_opts *o, struct fz_pkt *l, bool fill)
 	if (!l->v6)
 		ref_ipv4_fill(pkt + l->l3);
 	if (l->encap) {
-		ref_l4_fill(pkt, l->outer_l3, l->outer_l4, l->outer_l3_end, FZ_PROTO_UDP);
+		ref_l4_fill(pkt, l->outer_l3, l->outer_l4, l->outer_l3_end, IPPROTO_UDP);
 		if (!l->outer_v6)
 			ref_ipv4_fill(pkt + l->outer_l3);
 	}
@@ -142,8 +142,8 @@ take_sent(struct rte_mbuf **out, unsigned int max)
 	return rte_ring_dequeue_burst(rings.tx, (void **)out, max, NULL);
 }
 
-static const struct fz_pkt_opts plain_udp = { .proto = FZ_PROTO_UDP, .payload = 100 };
-static const struct fz_pkt_opts plain_tcp = { .proto = FZ_PROTO_TCP, .payload = 333 };
+static const struct fz_pkt_opts plain_udp = { .proto = IPPROTO_UDP, .payload = 100 };
+static const struct fz_pkt_opts plain_tcp = { .proto = IPPROTO_TCP, .payload = 333 };
 
 /* A generic request for the L4 of l (seed in the field). */
 static void
@@ -398,7 +398,7 @@ rx_case(const char *what, uint32_t len, const uint32_t *cuts, unsigned int n_cut
 static void
 fill_outer(const struct fz_pkt *l)
 {
-	ref_l4_fill(pkt, l->outer_l3, l->outer_l4, l->outer_l3_end, FZ_PROTO_UDP);
+	ref_l4_fill(pkt, l->outer_l3, l->outer_l4, l->outer_l3_end, IPPROTO_UDP);
 	if (!l->outer_v6)
 		ref_ipv4_fill(pkt + l->outer_l3);
 }
@@ -407,9 +407,9 @@ static void
 rx_cases(void)
 {
 	struct fz_pkt_opts vx = { .tun = FZ_TUN_VXLAN, .udp_dport = 4789,
-				  .proto = FZ_PROTO_TCP, .payload = 200 };
+				  .proto = IPPROTO_TCP, .payload = 200 };
 	struct fz_pkt_opts gn = { .tun = FZ_TUN_GENEVE, .udp_dport = 6081, .tun_opt = 2,
-				  .v6 = true, .proto = FZ_PROTO_UDP, .payload = 64 };
+				  .v6 = true, .proto = IPPROTO_UDP, .payload = 64 };
 	uint64_t tun_good = RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD |
 		RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 	uint32_t cuts[6];
@@ -429,7 +429,7 @@ rx_cases(void)
 	ref_l4_fill(pkt, l.l3, l.l4, l.l3_end, l.proto);
 	pkt[l.l4 + 17] ^= 1;
 	ref_ipv4_fill(pkt + l.l3);
-	ref_l4_fill(pkt, l.outer_l3, l.outer_l4, l.outer_l3_end, FZ_PROTO_UDP);
+	ref_l4_fill(pkt, l.outer_l3, l.outer_l4, l.outer_l3_end, IPPROTO_UDP);
 	ref_ipv4_fill(pkt + l.outer_l3);
 	rx_case("VXLAN, inner TCP wrong", l.len, NULL, 0,
 		RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_BAD |

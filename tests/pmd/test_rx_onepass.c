@@ -87,8 +87,8 @@ make_packet(void)
 	o.inner_eth = below(2);
 	o.inner_v6 = below(2);
 	o.inner_ip_opt = below(4) == 0 ? 1 + below(2) : 0;
-	o.proto = below(8) == 0 ? FZ_PROTO_SCTP : below(3) == 0 ? FZ_PROTO_TCP :
-		FZ_PROTO_UDP;
+	o.proto = below(8) == 0 ? IPPROTO_SCTP : below(3) == 0 ? IPPROTO_TCP :
+		IPPROTO_UDP;
 	/* Half of them in the usual frame's shape (hwcsum_rx_usual.h), so that
 	 * its path sees every damage below too. */
 	if (below(2)) {
@@ -98,7 +98,7 @@ make_packet(void)
 		o.tun = below(3) ? FZ_TUN_VXLAN : FZ_TUN_NONE;
 		o.inner_v6 = false;
 		o.inner_ip_opt = 0;
-		o.proto = below(3) == 0 ? FZ_PROTO_TCP : FZ_PROTO_UDP;
+		o.proto = below(3) == 0 ? IPPROTO_TCP : IPPROTO_UDP;
 	}
 	o.udp_dport = o.tun == FZ_TUN_VXLAN && below(2) ? 8472 : ports[o.tun];
 	o.payload = below(2) ? below(64) : below(1500);
@@ -107,7 +107,7 @@ make_packet(void)
 		rnd_bytes[i] = (uint8_t)rng();
 	fz_pkt_build(pkt, &o, rnd_bytes, &l);
 	len = l.len;
-	inner_zero = l.proto == FZ_PROTO_UDP && below(8) == 0;
+	inner_zero = l.proto == IPPROTO_UDP && below(8) == 0;
 	outer_zero = l.encap && below(6) == 0;
 	ref_l4_fill(pkt, l.l3, l.l4, l.l3_end, l.proto);
 	if (inner_zero)
@@ -119,7 +119,7 @@ make_packet(void)
 			put16(pkt + l.outer_l4 + 6, 0);
 		else
 			ref_l4_fill(pkt, l.outer_l3, l.outer_l4, l.outer_l3_end,
-				    FZ_PROTO_UDP);
+				    IPPROTO_UDP);
 		if (!l.outer_v6)
 			ref_ipv4_fill(pkt + l.outer_l3);
 	}

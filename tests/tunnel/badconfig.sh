@@ -52,6 +52,7 @@ bad_ini gpe_payload_vxlan "${F}gpe_payload_vxlan.ini:6 \[tunnel:a\]: key 'gpe_pa
 bad_ini bad_global "${F}bad_global.ini:4 \[global\]: key 'mbufs': bad value '12x'" '3a mbufs = 12x'
 bad_ini bad_idle_sleep "${F}bad_idle_sleep.ini:4 \[global\]: key 'idle_sleep': bad value '100001' \(0..100000 microseconds\)" '3a idle_sleep = 100001'
 bad_ini missing_key "${F}missing_key.ini:6 \[tunnel:a\]: missing required key 'remote_mac'" '/^remote_mac/d'
+bad_ini missing_type "${F}missing_type.ini:6 \[tunnel:a\]: missing required key 'type'" 's/^type = vxlan/dst_port = 4789/'
 bad_ini missing_vni "${F}missing_vni.ini:6 \[tunnel:a\]: missing required key 'vni'" '/^vni/d'
 bad_ini dup_vni "${F}dup_vni.ini:13 \[tunnel:b\]: key 'vni': duplicate VNI 42 .*tunnel 'a'" \
 	'$a [tunnel:b]\ntype = vxlan\nvni = 42\ninner_port = net_hwcsum2\nlocal = 192.0.2.1\nremote = 192.0.2.3\nremote_mac = 02:00:00:00:00:03'

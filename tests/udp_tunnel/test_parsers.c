@@ -201,6 +201,33 @@ test_registry_types(void)
 	CHECK_EQ(udp_tunnel_registry_destroy(reg), 0);
 }
 
+/* Without a registry: the built-in types, their parsers and ports. */
+static void
+test_builtin_types(void)
+{
+	static const char *const names[] = { "vxlan", "geneve", "vxlan-gpe", "gue" };
+	static const uint16_t ports[] = { 4789, 6081, 4790, 6080 };
+	uint8_t vx[8] = { 0x08, 0, 0, 0, 0, 0, 7, 0 };
+	struct udp_tunnel_parse_result res;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		CHECK_EQ(udp_tunnel_type_by_name(NULL, names[i]), 1u << i);
+		CHECK(strcmp(udp_tunnel_type_name(NULL, 1u << i), names[i]) == 0);
+		CHECK_EQ(udp_tunnel_type_default_port(1u << i), ports[i]);
+	}
+	CHECK_EQ(udp_tunnel_type_by_name(NULL, "mytun"), 0);
+	CHECK(udp_tunnel_type_name(NULL, 1u << 4) == NULL);
+	CHECK_EQ(udp_tunnel_type_mask(NULL), 0xfu);
+	CHECK_EQ(udp_tunnel_type_default_port(1u << 4), 0);	/* run-time: none */
+	CHECK_EQ(udp_tunnel_type_default_port(0), 0);
+	CHECK_EQ(udp_tunnel_type_default_port(3), 0);		/* two bits */
+	CHECK_EQ(udp_tunnel_parse(NULL, UDP_TUNNEL_TYPE_VXLAN, vx, 8, &res), 0);
+	CHECK_EQ(res.vni, 7);
+	CHECK_EQ(udp_tunnel_parse(NULL, UDP_TUNNEL_TYPE_VXLAN, vx, 7, &res), -EBADMSG);
+	CHECK_EQ(udp_tunnel_parse(NULL, 1u << 4, vx, 8, &res), -EINVAL);
+}
+
 static void
 quiet(int level, const char *msg, void *arg)
 {
@@ -218,5 +245,6 @@ main(void)
 	test_gpe();
 	test_gue();
 	test_registry_types();
+	test_builtin_types();
 	return harness_summary("test_parsers");
 }

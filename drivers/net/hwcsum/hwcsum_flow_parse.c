@@ -435,20 +435,6 @@ item_geneve_opt(struct pattern_state *ps, const struct rte_flow_item *it,
 	return 0;
 }
 
-/* The registry entry a tunnel item stands for: its UDP port, or the IANA one. */
-static uint16_t
-tunnel_default_port(unsigned int type)
-{
-	switch (type) {
-	case UDP_TUNNEL_TYPE_VXLAN:
-		return 4789;
-	case UDP_TUNNEL_TYPE_GENEVE:
-		return 6081;
-	default:
-		return 4790;
-	}
-}
-
 static int
 parse_pattern(const struct rte_flow_item pattern[], struct hwcsum_flow_rule *r,
 	      struct rte_flow_error *err)
@@ -499,7 +485,7 @@ parse_pattern(const struct rte_flow_item pattern[], struct hwcsum_flow_rule *r,
 	}
 	if (ps.tunnel_item != NULL) {
 		uint16_t port = ps.udp_dst_set ? ps.udp_dst :
-			tunnel_default_port(r->value.tunnel_type);
+			udp_tunnel_type_default_port(r->value.tunnel_type);
 
 		/* rte_flow: a tunnel item without a UDP port means the IANA one. */
 		if (!ps.udp_dst_set) {

@@ -99,8 +99,8 @@ flow_hdrs(const struct rx_view *v, const struct csum_walk *w,
 		h->proto = w->l4_proto;
 		/* Ports of whole datagrams only, as NICs hash NONFRAG types. */
 		if (!(w->flags & CSUM_WALK_F_FRAGMENT) && w->l4_off + 4 <= v->len &&
-		    (w->l4_proto == PROTO_UDP || w->l4_proto == PROTO_TCP)) {
-			fl |= w->l4_proto == PROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
+		    (w->l4_proto == IPPROTO_UDP || w->l4_proto == IPPROTO_TCP)) {
+			fl |= w->l4_proto == IPPROTO_UDP ? HWCSUM_FL_UDP : HWCSUM_FL_TCP;
 			memcpy(&h->src_port, p + w->l4_off, 2);
 			memcpy(&h->dst_port, p + w->l4_off + 2, 2);
 		}

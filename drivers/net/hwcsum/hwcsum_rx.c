@@ -23,6 +23,7 @@
 #include <rte_prefetch.h>
 
 #include "csum_mbuf.h"
+#include "csum_proto.h"
 #include "csum_walk.h"
 #include "hwcsum_private.h"
 #include "hwcsum_rx_parse.h"
@@ -74,14 +75,14 @@ l4_ptype(const struct csum_walk *w, bool inner)
 	if (w->flags & CSUM_WALK_F_FRAGMENT)
 		return pt[inner][0];
 	switch (w->l4_proto) {
-	case PROTO_TCP:
+	case IPPROTO_TCP:
 		return pt[inner][1];
-	case PROTO_UDP:
+	case IPPROTO_UDP:
 		return pt[inner][2];
-	case PROTO_SCTP:
+	case IPPROTO_SCTP:
 		return pt[inner][3];
-	case PROTO_ICMP:
-	case PROTO_ICMPV6:
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
 		return pt[inner][4];
 	default:
 		return 0;
@@ -135,9 +136,9 @@ l4_hlen(const struct rx_view *v, const struct csum_walk *w)
 {
 	if (w->flags & CSUM_WALK_F_FRAGMENT)
 		return 0;
-	if (w->l4_proto == PROTO_UDP)
+	if (w->l4_proto == IPPROTO_UDP)
 		return UDP_HLEN;
-	if (w->l4_proto == PROTO_TCP && (uint64_t)w->l4_off + 13 <= v->len)
+	if (w->l4_proto == IPPROTO_TCP && (uint64_t)w->l4_off + 13 <= v->len)
 		return (uint32_t)(v->p[w->l4_off + 12] >> 4) * 4;
 	return 0;
 }
@@ -200,7 +201,7 @@ rx_verify_l4(const struct rte_mbuf *m, const struct rx_sum *s,
 	     const struct csum_walk *w, uint32_t flags)
 {
 	if (!s->ok || (w->flags & CSUM_WALK_F_FRAGMENT) ||
-	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
+	    (w->l4_proto != IPPROTO_UDP && w->l4_proto != IPPROTO_TCP))
 		return -ENOENT;
 	return csum_mbuf_verify_l4(m, s->start, s->sum, w->l3_off, w->l4_off,
 				   w->l4_proto, flags);
@@ -318,7 +319,7 @@ rx_resolve_outer(struct rte_mbuf *m, const struct rx_pkt *pk, struct rx_sum *s,
 	if (!s->ok)
 		return -ENOENT;
 	ret = csum_mbuf_resolve_l4(m, s->start, &s->sum, pk->outer.l3_off,
-				   pk->outer.l4_off, PROTO_UDP);
+				   pk->outer.l4_off, IPPROTO_UDP);
 	if (ret != CSUM_L4_GOOD)
 		return ret;	/* IPv4 without a checksum: NONE; or unknown */
 	st->c[HWCSUM_RX_OUTER_L4_RESOLVED]++;
@@ -428,13 +429,13 @@ rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 	l->udp_zero = false;
 	l->end = w->l4_off;
 	if ((w->flags & CSUM_WALK_F_FRAGMENT) ||
-	    (w->l4_proto != PROTO_UDP && w->l4_proto != PROTO_TCP))
+	    (w->l4_proto != IPPROTO_UDP && w->l4_proto != IPPROTO_TCP))
 		return true;
 	/* A jumbogram, or a routing header's final destination in the
 	 * pseudo-header: csum_mbuf_verify_l4() judges those. */
 	if (w->flags & (CSUM_WALK_F_JUMBO | CSUM_WALK_F_ROUTED))
 		return false;
-	if (w->l4_proto == PROTO_UDP) {
+	if (w->l4_proto == IPPROTO_UDP) {
 		if (w->l4_off + UDP_HLEN > w->l3_end)
 			return false;
 		len = be16_at(p + w->l4_off + 4);

@@ -17,6 +17,7 @@
 #include <rte_mbuf.h>
 
 #include "csum_mbuf.h"
+#include "csum_proto.h"
 #include "csum_walk.h"
 #include "hwcsum_private.h"
 #include "udp_tunnel.h"
@@ -27,13 +28,6 @@
 #define UDP_HLEN 8
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd
-#define PROTO_ICMP 1
-#define PROTO_IPIP 4
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_IPV6 41
-#define PROTO_ICMPV6 58
-#define PROTO_SCTP 132
 
 /* The packet's first bytes, contiguous. */
 struct rx_view {
@@ -91,9 +85,9 @@ rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
 	uint32_t off = pk->outer.l4_off + UDP_HLEN + pk->tun.inner_offset;
 	uint16_t type = pk->tun.inner_ethertype;
 
-	if (type == 0 && pk->tun.inner_ipproto == PROTO_IPIP)
+	if (type == 0 && pk->tun.inner_ipproto == IPPROTO_IPIP)
 		type = ETHERTYPE_IPV4;
-	else if (type == 0 && pk->tun.inner_ipproto == PROTO_IPV6)
+	else if (type == 0 && pk->tun.inner_ipproto == IPPROTO_IPV6)
 		type = ETHERTYPE_IPV6;
 	if (type == UDP_TUNNEL_ETH_P_TEB) {
 		pk->inner_l2 = true;
@@ -159,7 +153,7 @@ rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
 	pk->type = 0;
 	pk->inner_l2 = false;
 	pk->outer_st = csum_walk_eth_fast(v->p, v->len, pkt_len, 0, &pk->outer);
-	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != PROTO_UDP ||
+	if (pk->outer_st != CSUM_WALK_OK || o->l4_proto != IPPROTO_UDP ||
 	    (o->flags & CSUM_WALK_F_FRAGMENT) ||
 	    (uint64_t)o->l4_off + UDP_HLEN > v->len)
 		return;

@@ -44,10 +44,9 @@
 #include <rte_tcp.h>
 #include <rte_udp.h>
 
+#include "csum_proto.h"
 #include "hwcsum_private.h"
 
-#define PROTO_TCP 6
-#define PROTO_UDP 17
 #define TCP_HDR_MIN 20
 #define IPV6_HDR_LEN 40
 #define UDP_HDR_LEN 8
@@ -174,10 +173,10 @@ tso_shape_get(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	/* The bytes must say what the lengths and flags say. */
 	p = rte_pktmbuf_mtod(m, const uint8_t *);
 	if (s->tunnel && !ip_hdr_ok(p + s->outer_l3, s->outer_v4,
-				    m->outer_l3_len, PROTO_UDP))
+				    m->outer_l3_len, IPPROTO_UDP))
 		return -EINVAL;
 	if (!ip_hdr_ok(p + s->l3, s->v4, m->l3_len,
-		       s->udp ? PROTO_UDP : PROTO_TCP) ||
+		       s->udp ? IPPROTO_UDP : IPPROTO_TCP) ||
 	    (!s->udp && (p[s->l4 + 12] >> 4) * 4u != m->l4_len))
 		return -EINVAL;
 	return 0;

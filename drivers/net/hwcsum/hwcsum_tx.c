@@ -30,16 +30,11 @@
 #include <rte_ip.h>
 
 #include "csum_mbuf.h"
+#include "csum_proto.h"
 #include "csum_tx.h"
 #include "hwcsum_private.h"
 #include "rte_pmd_hwcsum.h"
 
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_SCTP 132
-#define UDP_CSUM_OFF 6
-#define TCP_CSUM_OFF 16
-#define SCTP_CSUM_OFF 8
 /* Widest l2_len / l3_len an mbuf holds (7 and 9 bits). */
 #define MBUF_L2_MAX 127
 #define MBUF_L3_MAX 511
@@ -145,15 +140,15 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		p->l4.l3_off = l3;
 		p->l4.flags = encap ? CSUM_OFFLOAD_F_ENCAP : 0;
 		if (l4f == RTE_MBUF_F_TX_UDP_CKSUM) {
-			p->l4.csum_offset = UDP_CSUM_OFF;
-			ret = csum_mbuf_seed_l4(m, l3, l4, PROTO_UDP);
+			p->l4.csum_offset = CSUM_UDP_OFFSET;
+			ret = csum_mbuf_seed_l4(m, l3, l4, IPPROTO_UDP);
 		} else if (l4f == RTE_MBUF_F_TX_TCP_CKSUM) {
-			p->l4.csum_offset = TCP_CSUM_OFF;
-			ret = csum_mbuf_seed_l4(m, l3, l4, PROTO_TCP);
+			p->l4.csum_offset = CSUM_TCP_OFFSET;
+			ret = csum_mbuf_seed_l4(m, l3, l4, IPPROTO_TCP);
 		} else if (l4f == RTE_MBUF_F_TX_SCTP_CKSUM) {
-			p->l4.csum_offset = SCTP_CSUM_OFF;
+			p->l4.csum_offset = CSUM_SCTP_OFFSET;
 			p->l4.flags |= CSUM_OFFLOAD_F_CRC32C;
-			ret = l4 + SCTP_CSUM_OFF + 4 <= m->pkt_len &&
+			ret = l4 + CSUM_SCTP_OFFSET + 4 <= m->pkt_len &&
 				m->l3_len != 0 ? 0 : -EINVAL;
 		} else {
 			ret = -EINVAL;
@@ -165,11 +160,11 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		if (m->outer_l3_len == 0)
 			return -EINVAL;
 		p->has_outer_udp = true;
-		ret = csum_mbuf_seed_l4(m, outer_l3, outer_l4, PROTO_UDP);
+		ret = csum_mbuf_seed_l4(m, outer_l3, outer_l4, IPPROTO_UDP);
 		if (ret < 0)
 			return ret;
 		/* LCO and the ordering below need the inner L4 behind it. */
-		if (p->has_l4 && p->l4.csum_start <= outer_l4 + UDP_CSUM_OFF + 1)
+		if (p->has_l4 && p->l4.csum_start <= outer_l4 + CSUM_UDP_OFFSET + 1)
 			return -EINVAL;
 	}
 	if (fl & RTE_MBUF_F_TX_IP_CKSUM) {
@@ -193,7 +188,7 @@ expressible(const struct hwcsum_private *priv, const struct csum_offload_req *r)
 		return CSUM_OFFLOAD_R_NO_ENGINE;
 	if (r->flags & CSUM_OFFLOAD_F_CRC32C)
 		return CSUM_OFFLOAD_R_CRC32C;
-	if (r->csum_offset != UDP_CSUM_OFF && r->csum_offset != TCP_CSUM_OFF)
+	if (r->csum_offset != CSUM_UDP_OFFSET && r->csum_offset != CSUM_TCP_OFFSET)
 		return CSUM_OFFLOAD_R_OFFSET_MISMATCH;
 	if (r->csum_start > MBUF_L2_MAX + MBUF_L3_MAX)
 		return CSUM_OFFLOAD_R_START_TOO_FAR;
@@ -265,7 +260,7 @@ hand_down(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	m->outer_l3_len = 0;
 	m->l2_len = l2;
 	m->l3_len = r->csum_start - l2;
-	*flags |= r->csum_offset == UDP_CSUM_OFF ? RTE_MBUF_F_TX_UDP_CKSUM :
+	*flags |= r->csum_offset == CSUM_UDP_OFFSET ? RTE_MBUF_F_TX_UDP_CKSUM :
 		RTE_MBUF_F_TX_TCP_CKSUM;
 	if (ver == 4)
 		*flags |= RTE_MBUF_F_TX_IPV4;
@@ -314,7 +309,7 @@ hwcsum_tx_one_general(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	l4_l3 = p.l4.l3_off != 0 ? p.l4.l3_off : l4_res.l3_off;
 	if (p.has_outer_udp) {
 		outer_req.csum_start = p.outer_l4;
-		outer_req.csum_offset = UDP_CSUM_OFF;
+		outer_req.csum_offset = CSUM_UDP_OFFSET;
 		outer_req.l3_off = p.outer_l3;
 		/* The outer goes down only when the inner cannot. */
 		outer_hw = !l4_hw && hw_can(priv, m, &outer_req, &res, &outer_why);
@@ -344,7 +339,7 @@ hwcsum_tx_one_general(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	if (p.has_outer_udp && !outer_hw) {
 		if (p.has_l4 && !(p.l4.flags & CSUM_OFFLOAD_F_CRC32C)) {
 			/* The inner field still holds its seed: LCO. */
-			ret = csum_mbuf_lco(m, p.outer_l4, UDP_CSUM_OFF,
+			ret = csum_mbuf_lco(m, p.outer_l4, CSUM_UDP_OFFSET,
 					    p.l4.csum_start, p.l4.csum_offset);
 			if (ret < 0)
 				return ret;
@@ -356,12 +351,12 @@ hwcsum_tx_one_general(const struct hwcsum_private *priv, struct rte_mbuf *m,
 				return ret;
 			st->c[HWCSUM_TX_CRC32C_SW]++;
 			p.has_l4 = false;
-			ret = csum_mbuf_apply_partial(m, p.outer_l4, UDP_CSUM_OFF);
+			ret = csum_mbuf_apply_partial(m, p.outer_l4, CSUM_UDP_OFFSET);
 			if (ret < 0)
 				return ret;
 			count_sw(st, m, p.outer_l4, outer_why);
 		} else {
-			ret = csum_mbuf_apply_partial(m, p.outer_l4, UDP_CSUM_OFF);
+			ret = csum_mbuf_apply_partial(m, p.outer_l4, CSUM_UDP_OFFSET);
 			if (ret < 0)
 				return ret;
 			count_sw(st, m, p.outer_l4, outer_why);
@@ -477,9 +472,9 @@ fast_plan(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 
 		fp->l4 = true;
 		w->ops |= CSUM_TX_SEED_L4 | CSUM_TX_L4;
-		w->l4_proto = udp ? PROTO_UDP : PROTO_TCP;
+		w->l4_proto = udp ? IPPROTO_UDP : IPPROTO_TCP;
 		w->csum_start = l4;
-		w->csum_offset = udp ? UDP_CSUM_OFF : TCP_CSUM_OFF;
+		w->csum_offset = udp ? CSUM_UDP_OFFSET : CSUM_TCP_OFFSET;
 		/* csum_offload_req_valid() on { l4, l3, encap }: the field is
 		 * inside the packet whenever the seed could be written. */
 		fp->l4_why = no_engine_why(!(encap && l3 == 0) &&
