@@ -20,7 +20,9 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_ptype.h>
 
