@@ -68,11 +68,11 @@
 			  RTE_ETH_TX_OFFLOAD_OUTER_UDP_CKSUM | \
 			  RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 
+/* After MAX_PKT: the port, rings, pool and helpers both tests share. */
+#include "seg_test.h"
+
 static int failures, checks;
-static struct rte_mempool *mp;
-static struct rte_ring *rx_ring, *tx_ring;
-static uint16_t port, lower;
-static FILE *pcap;
+static uint16_t lower;
 
 #define CHECK(cond, ...) do { \
 	checks++; \
@@ -121,48 +121,6 @@ shape_name(const struct shape *s, char *buf, size_t len)
 		 s->chain ? " chained" : "");
 }
 
-static uint32_t
-put_ip(uint8_t *p, int ver, uint32_t payload_len, uint8_t proto, uint16_t id)
-{
-	if (ver == 4) {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)p;
-
-		memset(ip, 0, sizeof(*ip));
-		ip->version_ihl = 0x45;
-		ip->total_length = rte_cpu_to_be_16(20 + payload_len);
-		ip->packet_id = rte_cpu_to_be_16(id);
-		ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
-		ip->time_to_live = 64;
-		ip->next_proto_id = proto;
-		ip->src_addr = rte_cpu_to_be_32(0x0a000001 + id);
-		ip->dst_addr = rte_cpu_to_be_32(0x0a000102);
-		ip->hdr_checksum = 0x5555;	/* wrong: hwcsum must fill it */
-		return 20;
-	}
-	struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)p;
-
-	memset(ip6, 0, sizeof(*ip6));
-	ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
-	ip6->payload_len = rte_cpu_to_be_16(payload_len);
-	ip6->proto = proto;
-	ip6->hop_limits = 64;
-	ip6->src_addr[0] = 0xfd;
-	ip6->src_addr[15] = (uint8_t)id;
-	ip6->dst_addr[0] = 0xfd;
-	ip6->dst_addr[15] = 2;
-	return 40;
-}
-
-static void
-put_eth(uint8_t *p, int ver)
-{
-	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1 };
-
-	memcpy(p, macs, 12);
-	p[12] = ver == 4 ? 0x08 : 0x86;
-	p[13] = ver == 4 ? 0x00 : 0xdd;
-}
-
 /* The packet's bytes into buf; its offsets into *l. */
 static uint32_t
 build(const struct shape *s, uint8_t *buf, struct layout *l)
@@ -182,7 +140,7 @@ build(const struct shape *s, uint8_t *buf, struct layout *l)
 
 		put_eth(buf, s->outer_ip);
 		l->outer_l3 = 14;
-		l->outer_l3_len = put_ip(buf + 14, s->outer_ip, udp_len, IPPROTO_UDP, 100);
+		l->outer_l3_len = put_ip(buf + 14, s->outer_ip, udp_len, IPPROTO_UDP, 100, true);
 		l->outer_l4 = l->outer_l3 + l->outer_l3_len;
 		uh = (struct rte_udp_hdr *)(buf + l->outer_l4);
 		uh->src_port = rte_cpu_to_be_16(49152 + s->payload % 1000);
@@ -221,7 +179,7 @@ build(const struct shape *s, uint8_t *buf, struct layout *l)
 	}
 	l->l3 = off;
 	l->l3_len = put_ip(buf + off, s->inner_ip, TCP_HLEN + s->payload,
-			   IPPROTO_TCP, 200);
+			   IPPROTO_TCP, 200, true);
 	l->l4 = l->l3 + l->l3_len;
 	th = (struct rte_tcp_hdr *)(buf + l->l4);
 	memset(th, 0, TCP_HLEN);
@@ -242,34 +200,6 @@ build(const struct shape *s, uint8_t *buf, struct layout *l)
 	for (i = 0; i < s->payload; i++)
 		buf[l->hdr + i] = (uint8_t)(i * 31 + i / 251);
 	return l->hdr + s->payload;
-}
-
-/* An mbuf (or chain: headers alone first, then 1000-byte pieces). */
-static struct rte_mbuf *
-to_mbuf(const uint8_t *buf, uint32_t len, uint32_t hdr, bool chain)
-{
-	struct rte_mbuf *head = NULL, *last = NULL;
-	uint32_t off = 0;
-
-	while (off < len) {
-		uint32_t room = chain ? (off == 0 ? hdr : 1000) : len;
-		struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-		uint32_t n;
-
-		if (m == NULL)
-			rte_exit(EXIT_FAILURE, "no mbuf\n");
-		n = RTE_MIN(RTE_MIN(room, len - off), (uint32_t)rte_pktmbuf_tailroom(m));
-		memcpy(rte_pktmbuf_append(m, n), buf + off, n);
-		off += n;
-		if (head == NULL) {
-			head = m;
-		} else if (rte_pktmbuf_chain(head, m) != 0) {
-			rte_exit(EXIT_FAILURE, "chain too long\n");
-		}
-		last = m;
-	}
-	(void)last;
-	return head;
 }
 
 static void
@@ -295,21 +225,6 @@ offload(struct rte_mbuf *m, const struct shape *s, const struct layout *l)
 	m->l3_len = l->l3_len;
 	m->l4_len = TCP_HLEN;
 	m->tso_segsz = s->mss;
-}
-
-static void
-pcap_write(const struct rte_mbuf *m)
-{
-	static uint8_t buf[MAX_PKT];
-	static uint32_t ts;
-	uint32_t rec[4] = { ++ts, 0, m->pkt_len, m->pkt_len };
-
-	if (pcap == NULL)
-		return;
-	if (csum_mbuf_read(m, 0, m->pkt_len, buf) != 0)
-		return;
-	fwrite(rec, sizeof(rec), 1, pcap);
-	fwrite(buf, m->pkt_len, 1, pcap);
 }
 
 /* Zero every checksum field of a header copy, so the rest compares. */
@@ -362,34 +277,6 @@ expect_headers(uint8_t *h, const struct shape *s, const struct layout *l,
 	if (i != 0)
 		th->tcp_flags &= ~RTE_TCP_CWR_FLAG;
 	zero_csums(h, s, l);
-}
-
-static uint64_t
-xstat(uint16_t pid, const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(pid, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(pid, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
-}
-
-/* Take what the ring got and what hwcsum still holds, in order. */
-static uint32_t
-drain(struct rte_mbuf **segs, uint32_t max)
-{
-	uint32_t got = 0, idle = 0;
-
-	while (idle < 3 && got < max) {
-		unsigned int k = rte_ring_dequeue_burst(tx_ring, (void **)segs + got,
-							max - got, NULL);
-
-		got += k;
-		idle = k == 0 ? idle + 1 : 0;
-		rte_eth_tx_burst(port, 0, NULL, 0);
-	}
-	return got;
 }
 
 /* Every segment of one packet, in order: headers, checksums, payload. */
@@ -707,22 +594,6 @@ refusals(void)
 	(void)spoil_nothing;
 }
 
-static void
-configure(uint64_t tx_offloads)
-{
-	struct rte_eth_conf conf = { .txmode.offloads = tx_offloads };
-	struct rte_eth_dev_info info;
-
-	if (rte_eth_dev_info_get(port, &info) != 0 ||
-	    (info.tx_offload_capa & PORT_TX_OFFLOADS) != PORT_TX_OFFLOADS)
-		rte_exit(EXIT_FAILURE, "hwcsum does not offer the TSO offloads\n");
-	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
-	    rte_eth_rx_queue_setup(port, 0, 64, 0, NULL, mp) != 0 ||
-	    rte_eth_tx_queue_setup(port, 0, 64, 0, NULL) != 0 ||
-	    rte_eth_dev_start(port) != 0)
-		rte_exit(EXIT_FAILURE, "port setup failed\n");
-}
-
 int
 main(int argc, char **argv)
 {
@@ -765,7 +636,8 @@ main(int argc, char **argv)
 	    rte_eth_dev_get_port_by_name(HW_NAME, &port) != 0)
 		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", HW_NAME, SUB_NAME);
 
-	configure(PORT_TX_OFFLOADS);
+	configure(PORT_TX_OFFLOADS, PORT_TX_OFFLOADS,
+		  "the TSO offloads");
 	all_shapes();
 	refusals();
 	lies(2000);
@@ -776,7 +648,8 @@ main(int argc, char **argv)
 	rte_eth_dev_stop(port);
 
 	/* TSO not enabled: refused as not supported. */
-	configure(RTE_ETH_TX_OFFLOAD_TCP_CKSUM);
+	configure(RTE_ETH_TX_OFFLOAD_TCP_CKSUM, PORT_TX_OFFLOADS,
+		  "the TSO offloads");
 	refused("TSO not enabled", &(struct shape){ T_NONE, 4, 4, 0, false, 5000,
 		1400, false }, ENOTSUP, spoil_nothing);
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%u mbufs not back",
@@ -793,7 +666,8 @@ main(int argc, char **argv)
 	    rte_eth_dev_get_port_by_name(TOP_NAME, &port) != 0)
 		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", TOP_NAME, HW_NAME);
 	sw0 = xstat(lower, "tx_tso_sw");
-	configure(PORT_TX_OFFLOADS);
+	configure(PORT_TX_OFFLOADS, PORT_TX_OFFLOADS,
+		  "the TSO offloads");
 	all_shapes();
 	refusals();
 	CHECK(xstat(port, "tx_tso_hw") == 138 && xstat(port, "tx_tso_sw") == 0,
