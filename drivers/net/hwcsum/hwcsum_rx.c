@@ -458,20 +458,6 @@ rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 	return true;
 }
 
-/*
- * The pieces below are 64-bit sums (csum_partial_small64()) added as plain
- * integers and folded only where a verdict or COMPLETE needs 16 bits. A
- * piece is under 2^37, the outer datagram (four pieces, each moved at most
- * once) under 2^47, COMPLETE (moved once more) under 2^56: nothing wraps.
- */
-
-/* A sum of bytes moved to the offset off (only an odd one changes it). */
-static inline uint64_t
-rx_at(uint64_t sum, uint32_t off)
-{
-	return (off & 1) ? csum_rotate64(sum) : sum;
-}
-
 /* The verdict of a datagram whose bytes sum to sum, seen from its start. */
 static inline int
 rx_l4_status(const struct rx_l4 *l, uint64_t sum, bool zero_ok, bool ipv6)
@@ -480,17 +466,7 @@ rx_l4_status(const struct rx_l4 *l, uint64_t sum, bool zero_ok, bool ipv6)
 		return -ENOENT;
 	if (l->udp_zero)
 		return !ipv6 || zero_ok ? CSUM_L4_NONE : CSUM_L4_BAD;
-	return csum_fold(csum_fold64(sum + l->pseudo)) == 0xffff ? CSUM_L4_GOOD :
-		CSUM_L4_BAD;
-}
-
-/* Sum of the bytes [from, to) of p as seen from base (base <= from). */
-static inline uint64_t
-rx_piece(const uint8_t *p, uint32_t base, uint32_t from, uint32_t to)
-{
-	if (from == to)
-		return 0;
-	return rx_at(csum_partial_small64(p + from, to - from), from - base);
+	return rx_sum_ok(sum + l->pseudo) ? CSUM_L4_GOOD : CSUM_L4_BAD;
 }
 
 /* Sum of an IP header; the usual 20 bytes unrolled. */
@@ -498,13 +474,6 @@ static inline uint64_t
 rx_hdr_sum64(const uint8_t *h, uint32_t hlen)
 {
 	return hlen == 20 ? csum_scalar_block64(h, 20) : csum_partial_small64(h, hlen);
-}
-
-/* An IPv4 header's check from its sum. */
-static inline bool
-rx_hdr_ok(uint64_t sum)
-{
-	return csum_fold(csum_fold64(sum)) == 0xffff;
 }
 
 /*
@@ -540,7 +509,7 @@ rx_checks_onepass(const struct rx_pkt *pk, uint32_t pkt_len, uint64_t sub,
 		inner_ip = rx_hdr_sum64(p + in->l3_off, in->l4_off - in->l3_off);
 		dgram = csum_partial_small64(p + in->l4_off, il.end - in->l4_off);
 		if (in->ip_version == 4)
-			c->inner_ip = rx_hdr_ok(inner_ip);
+			c->inner_ip = rx_sum_ok(inner_ip);
 		c->inner_l4 = rx_l4_status(&il, dgram, false, in->ip_version == 6);
 		/* The outer datagram: up to the inner IP header, then the pieces. */
 		dgram = csum_partial_small64(p + l4, in->l3_off - l4) +
@@ -550,7 +519,7 @@ rx_checks_onepass(const struct rx_pkt *pk, uint32_t pkt_len, uint64_t sub,
 		dgram = csum_partial_small64(p + l4, ol.end - l4);
 	}
 	if (o->ip_version == 4 && !(sub & RTE_MBUF_F_RX_IP_CKSUM_MASK))
-		c->outer_ip = rx_hdr_ok(ip_sum);
+		c->outer_ip = rx_sum_ok(ip_sum);
 	if (!(sub & RTE_MBUF_F_RX_L4_CKSUM_MASK))
 		/* RFC 6935: a tunnel over IPv6 may send a zero UDP checksum. */
 		c->outer_l4 = rx_l4_status(&ol, dgram, tunnel, o->ip_version == 6);

@@ -101,9 +101,33 @@ rx_usual_walk(const uint8_t *p, uint32_t off, uint32_t limit,
 	return true;
 }
 
+/*
+ * Receive sums are 64-bit (csum_partial_small64()) pieces of the packet,
+ * added as plain integers and folded only where a verdict or COMPLETE
+ * needs 16 bits, here and in hwcsum_rx.c's one-pass path. A piece is under
+ * 2^37, the outer datagram (four pieces, each moved at most once) under
+ * 2^47, COMPLETE (moved once more) under 2^56: nothing wraps.
+ */
+
+/* A sum of bytes moved to the offset off (only an odd one changes it). */
+static __rte_always_inline uint64_t
+rx_at(uint64_t sum, uint32_t off)
+{
+	return (off & 1) ? csum_rotate64(sum) : sum;
+}
+
+/* Sum of the bytes [from, to) of p as seen from base (base <= from). */
+static __rte_always_inline uint64_t
+rx_piece(const uint8_t *p, uint32_t base, uint32_t from, uint32_t to)
+{
+	if (from == to)
+		return 0;
+	return rx_at(csum_partial_small64(p + from, to - from), from - base);
+}
+
 /* A sum (of any grouping of the bytes) that checks: folds to all ones. */
 static __rte_always_inline bool
-rx_usual_ok(uint64_t sum)
+rx_sum_ok(uint64_t sum)
 {
 	return csum_fold(csum_fold64(sum)) == 0xffff;
 }
@@ -118,20 +142,8 @@ rx_usual_l4_ok(const uint8_t *p, const struct rx_usual_hdrs *h, uint64_t dgram)
 		return true;
 	memcpy(&src, p + h->l3 + 12, 4);
 	memcpy(&dst, p + h->l3 + 16, 4);
-	return rx_usual_ok(dgram + src + dst +
+	return rx_sum_ok(dgram + src + dst +
 			   rte_cpu_to_be_32(h->l4_end - h->l4 + h->proto));
-}
-
-/* Sum of [from, to), seen from an even offset before it. */
-static __rte_always_inline uint64_t
-rx_usual_tail(const uint8_t *p, uint32_t from, uint32_t to)
-{
-	uint64_t s;
-
-	if (from == to)
-		return 0;
-	s = csum_partial_small64(p + from, to - from);
-	return (from & 1) ? csum_rotate64(s) : s;
 }
 
 static __rte_always_inline uint32_t
@@ -177,7 +189,7 @@ hwcsum_rx_usual(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	ip = csum_scalar_block64(p + o.l3, 20);
 	if (type == 0) {
 		dgram = csum_partial_small64(p + o.l4, o.l4_end - o.l4);
-		if (!rx_usual_ok(ip) || !rx_usual_l4_ok(p, &o, dgram))
+		if (!rx_sum_ok(ip) || !rx_usual_l4_ok(p, &o, dgram))
 			return false;
 		m->packet_type = rx_usual_ptype(&o);
 		m->tx_offload = rte_mbuf_tx_offload(o.l3, 20, o.l4_hlen, 0, 0, 0, 0);
@@ -199,8 +211,8 @@ hwcsum_rx_usual(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		inner_ip = csum_scalar_block64(p + in.l3, 20);
 		inner = csum_partial_small64(p + in.l4, in.l4_end - in.l4);
 		dgram = csum_scalar_block64(p + o.l4, in.l3 - o.l4) + inner_ip +
-			inner + rx_usual_tail(p, in.l4_end, o.l4_end);
-		if (!rx_usual_ok(ip) || !rx_usual_ok(inner_ip) ||
+			inner + rx_piece(p, o.l4, in.l4_end, o.l4_end);
+		if (!rx_sum_ok(ip) || !rx_sum_ok(inner_ip) ||
 		    !rx_usual_l4_ok(p, &in, inner) || !rx_usual_l4_ok(p, &o, dgram))
 			return false;
 		m->packet_type = rx_usual_ptype(&o) | RTE_PTYPE_TUNNEL_VXLAN |
@@ -221,7 +233,7 @@ hwcsum_rx_usual(const struct hwcsum_private *priv, struct rte_mbuf *m,
 				      struct rte_pmd_hwcsum_csum *);
 		f->start = (uint16_t)o.l3;
 		f->sum = csum_fold(csum_fold64(ip + dgram +
-					       rx_usual_tail(p, o.l4_end, len)));
+					       rx_piece(p, o.l3, o.l4_end, len)));
 		fl |= priv->rx_complete_flag;
 	}
 	m->ol_flags = fl;
