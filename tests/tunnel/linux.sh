@@ -62,8 +62,10 @@ setup() {
 	if [ ! -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
 		echo "note: this kernel has no BPF syscall: peers turn TSO/GSO off"
 		NO_BPF=1
-		in_u ethtool -K vu1 tso off gso off >/dev/null 2>&1
-		in_i ethtool -K vi1 tso off gso off >/dev/null 2>&1
+		in_gw ethtool -K vu0 tso off gso off >/dev/null 2>&1
+		in_gw ethtool -K vi0 tso off gso off >/dev/null 2>&1
+		in_u ethtool -K vu1 gro off tso off gso off >/dev/null 2>&1
+		in_i ethtool -K vi1 gro off tso off gso off >/dev/null 2>&1
 	fi
 	ip -n "$NS_GW" link set vu0 up && ip -n "$NS_GW" link set vi0 up &&
 	ip -n "$NS_U" addr add 192.0.2.2/24 dev vu1 &&
