@@ -427,17 +427,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 /* ------------------------------------------- the seeded run's hooks */
 
-size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
-int fuzz_seeded_report(unsigned long iters);
 const char *const fuzz_seeded_name = TARGET;
 
 size_t
 fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 {
-	size_t i;
-
-	for (i = 0; i < cap; i++)
-		buf[i] = (uint8_t)next();
+	fz_fill(buf, cap, next);
 	return cap;
 }
 
@@ -459,17 +454,15 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_TX_LCO], q[HWCSUM_TX_IP_SW], q[HWCSUM_TX_IP_HW]);
 	if (iters < 1000)
 		return 0;
-#define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
-	NEED(diff_stats.fast_done);
-	NEED(diff_stats.refused);
-	NEED(diff_stats.prep_refused);
-	NEED(diff_stats.chained);
-	NEED(q[HWCSUM_TX_REQ_GENERIC]);
-	NEED(q[HWCSUM_TX_REQ_DPDK]);
-	NEED(q[HWCSUM_TX_LCO]);
-	NEED(q[HWCSUM_TX_IP_SW]);
-	NEED(q[HWCSUM_TX_IP_HW]);
-	NEED(q[HWCSUM_TX_L4_SW]);
-#undef NEED
+	FUZZ_NEED(bad, diff_stats.fast_done);
+	FUZZ_NEED(bad, diff_stats.refused);
+	FUZZ_NEED(bad, diff_stats.prep_refused);
+	FUZZ_NEED(bad, diff_stats.chained);
+	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_GENERIC]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_DPDK]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_LCO]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_IP_SW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_IP_HW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_L4_SW]);
 	return bad;
 }

@@ -14,7 +14,9 @@
  *    code with lib/csum, and an independent header builder for well-formed
  *    packets (Ethernet, tags, IPv4 with options, IPv6 with an extension
  *    header, UDP tunnels, UDP/TCP/SCTP);
- *  - fuzz_fail(): prints why, saves the input as a reproducer, aborts.
+ *  - fuzz_fail(): prints why, saves the input as a reproducer, aborts;
+ *  - the hooks the seeded driver calls in each target, fz_fill() and
+ *    FUZZ_NEED() for them.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -578,5 +580,34 @@ ref_l4_ok(const uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end,
 	return ref_fold(ref_pseudo(buf + l3, end - l4, proto) +
 			ref_sum(buf + l4, end - l4)) == 0xffff;
 }
+
+/* ------------------------------------------- the seeded run's hooks */
+
+/*
+ * Each target defines these for test_fuzz_seeded_pmd.c: one input of at
+ * most cap bytes from the random source next, and the report after iters
+ * inputs (non-zero: a long run never reached a path it exists for).
+ */
+size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
+int fuzz_seeded_report(unsigned long iters);
+extern const char *const fuzz_seeded_name;
+
+/* cap random bytes from next into buf. */
+static inline void
+fz_fill(uint8_t *buf, size_t cap, uint64_t (*next)(void))
+{
+	size_t i;
+
+	for (i = 0; i < cap; i++)
+		buf[i] = (uint8_t)next();
+}
+
+/* In a report: bad = 1, and say so, when x is zero (never reached). */
+#define FUZZ_NEED(bad, x) do { \
+	if (!(x)) { \
+		printf("%s: never reached: %s\n", fuzz_seeded_name, #x); \
+		(bad) = 1; \
+	} \
+} while (0)
 
 #endif

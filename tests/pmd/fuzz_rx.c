@@ -686,17 +686,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 /* ------------------------------------------- the seeded run's hooks */
 
-size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
-int fuzz_seeded_report(unsigned long iters);
 const char *const fuzz_seeded_name = TARGET;
 
 size_t
 fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 {
-	size_t i;
-
-	for (i = 0; i < cap; i++)
-		buf[i] = (uint8_t)next();
+	fz_fill(buf, cap, next);
 	if (next() % 4 != 0) {
 		buf[0] &= 0xfe;
 		return RTE_MIN(cap, 16 + FZ_PKT_MAX + FZ_MAX_SEGS);
@@ -738,21 +733,19 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_RX_INNER_UNKNOWN]);
 	if (iters < 10000)
 		return 0;
-#define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
-	NEED(s->expected_checked);
-	NEED(s->complete);
-	NEED(s->outer_resolved);
-	NEED(s->good_checked);
-	NEED(s->bad_checked);
-	NEED(s->inner_good);
-	NEED(s->sub_kept);
-	NEED(q[HWCSUM_RX_VERDICT_SUB]);
-	NEED(q[HWCSUM_RX_OUTER_L4_BAD]);
-	NEED(q[HWCSUM_RX_OUTER_IP_BAD]);
-	NEED(q[HWCSUM_RX_L4_NONE]);
-	NEED(q[HWCSUM_RX_UNKNOWN]);
-	NEED(q[HWCSUM_RX_TUNNEL_MALFORMED]);
-	NEED(q[HWCSUM_RX_INNER_UNKNOWN]);
-#undef NEED
+	FUZZ_NEED(bad, s->expected_checked);
+	FUZZ_NEED(bad, s->complete);
+	FUZZ_NEED(bad, s->outer_resolved);
+	FUZZ_NEED(bad, s->good_checked);
+	FUZZ_NEED(bad, s->bad_checked);
+	FUZZ_NEED(bad, s->inner_good);
+	FUZZ_NEED(bad, s->sub_kept);
+	FUZZ_NEED(bad, q[HWCSUM_RX_VERDICT_SUB]);
+	FUZZ_NEED(bad, q[HWCSUM_RX_OUTER_L4_BAD]);
+	FUZZ_NEED(bad, q[HWCSUM_RX_OUTER_IP_BAD]);
+	FUZZ_NEED(bad, q[HWCSUM_RX_L4_NONE]);
+	FUZZ_NEED(bad, q[HWCSUM_RX_UNKNOWN]);
+	FUZZ_NEED(bad, q[HWCSUM_RX_TUNNEL_MALFORMED]);
+	FUZZ_NEED(bad, q[HWCSUM_RX_INNER_UNKNOWN]);
 	return bad;
 }

@@ -615,18 +615,15 @@ out:
 
 /* ------------------------------------------- the seeded run's hooks */
 
-size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
-int fuzz_seeded_report(unsigned long iters);
 const char *const fuzz_seeded_name = TARGET;
 
 /* Random bytes; three in four inputs structured (even first byte). */
 size_t
 fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 {
-	size_t i, size;
+	size_t size;
 
-	for (i = 0; i < cap; i++)
-		buf[i] = (uint8_t)next();
+	fz_fill(buf, cap, next);
 	if (next() % 4 != 0) {
 		buf[0] &= 0xfe;
 		size = 64 + FZ_PKT_MAX + FZ_MAX_SEGS;
@@ -657,20 +654,18 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_TX_IP_HW], q[HWCSUM_TX_IP_SW], q[HWCSUM_TX_CRC32C_SW]);
 	if (iters < 10000)
 		return 0;
-#define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
-	NEED(s->verified);
-	NEED(s->retried);
-	NEED(s->too_many_segs);
-	NEED(s->seg_refused);
-	NEED(q[HWCSUM_TX_REQ_GENERIC]);
-	NEED(q[HWCSUM_TX_REQ_DPDK]);
-	NEED(q[HWCSUM_TX_L4_HW]);
-	NEED(q[HWCSUM_TX_L4_SW]);
-	NEED(q[HWCSUM_TX_LCO]);
-	NEED(q[HWCSUM_TX_OUTER_UDP_HW]);
-	NEED(q[HWCSUM_TX_IP_HW]);
-	NEED(q[HWCSUM_TX_IP_SW]);
-	NEED(q[HWCSUM_TX_CRC32C_SW]);
-#undef NEED
+	FUZZ_NEED(bad, s->verified);
+	FUZZ_NEED(bad, s->retried);
+	FUZZ_NEED(bad, s->too_many_segs);
+	FUZZ_NEED(bad, s->seg_refused);
+	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_GENERIC]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_DPDK]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_L4_HW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_L4_SW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_LCO]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_OUTER_UDP_HW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_IP_HW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_IP_SW]);
+	FUZZ_NEED(bad, q[HWCSUM_TX_CRC32C_SW]);
 	return bad;
 }
