@@ -34,9 +34,6 @@
 #define BURST_MAX 12
 #define TMPL_MAX 3
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
 static struct {
 	unsigned long inputs, packets, fast_done, refused, chained, prep_refused;
 	struct hwcsum_txq_stats q;

@@ -581,7 +581,11 @@ ref_l4_ok(const uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end,
 			ref_sum(buf + l4, end - l4)) == 0xffff;
 }
 
-/* ------------------------------------------- the seeded run's hooks */
+/* ------------------------------------ the entry points and the hooks */
+
+/* libFuzzer's entry points, which each target defines. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /*
  * Each target defines these for test_fuzz_seeded_pmd.c: one input of at

@@ -45,9 +45,6 @@
 #define L4_MASK ((uint64_t)RTE_MBUF_F_RX_L4_CKSUM_MASK)
 #define OL4_MASK ((uint64_t)RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK)
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
 struct fuzz_rx_stats {
 	unsigned long inputs, structured, expected_checked, complete,
 		good_checked, bad_checked, inner_good, outer_good, sub_kept,

@@ -48,9 +48,6 @@
 		   RTE_MBUF_F_TX_TUNNEL_MASK | RTE_MBUF_F_TX_OUTER_IPV4 | \
 		   RTE_MBUF_F_TX_OUTER_IPV6 | RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
 /* How far inputs got, so the seeded run can prove it reached the deep paths. */
 struct fuzz_tx_stats {
 	unsigned long inputs, structured, verified, refused, too_many_segs,

@@ -63,7 +63,7 @@ hugepages_and_pmds bypass.sh
 RUN_NO=0
 # one_run SESSION MODE PCAP_PORT TX_PORT
 one_run() {
-	local session=$1 mode=$2 pp=$3 txp=$4 peer what t rx0 tx0 rx tx
+	local session=$1 mode=$2 pp=$3 txp=$4 peer what rx tx
 	RUN_NO=$((RUN_NO + 1))
 	peer=$(printf '02:00:00:00:a0:%02x' "$RUN_NO")
 	tp port stop all
@@ -75,39 +75,14 @@ one_run() {
 	tp port start all
 	tp set fwd csum
 	tp clear port xstats "$txp"
-	# The pcap port re-reads its file from the start on every port start;
-	# testpmd runs with --no-flush-rx, or "start" would drain it first.
-	tp_counter "$pp" RX-packets; rx0=$VAL
-	tp_counter "$txp" TX-packets; tx0=$VAL
-	tp start
-	# Until all frames are sent, or all are read and the TX count stands
-	# still (frames the port refuses, as bare e1000 does tunnels, are
-	# counted by testpmd as TX-dropped), or 60 s.
-	t=0 last=-1 still=0
-	while :; do
-		sleep 1
-		tp_counter "$pp" RX-packets; rx=$VAL
-		tp_counter "$txp" TX-packets; tx=$VAL
-		[ $((tx - tx0)) -ge "$NFRAMES" ] && break
-		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
-			still=$((still + 1))
-			[ "$still" -lt 2 ] || break
-		fi
-		last=$tx
-		t=$((t + 1))
-		[ "$t" -lt 60 ] || break
-	done
-	tp stop
-	tp_last > "$OUT/fwd-stats-$RUN_NO.txt"
-	tp_counter "$pp" RX-packets; rx=$VAL
-	tp_counter "$txp" TX-packets; tx=$VAL
+	replay "$pp" "$txp" "$RUN_NO" 60 1
 	tp show port xstats "$txp"
 	tp_last > "$OUT/xstats-$RUN_NO.txt"
-	echo "run $RUN_NO $session $mode $peer $((tx - tx0)) $((rx - rx0))" >> "$OUT/runs.txt"
-	say "run $RUN_NO ($session, csum $mode): pcap port read $((rx - rx0)), TX port sent $((tx - tx0)) of $NFRAMES, peer $peer"
+	echo "run $RUN_NO $session $mode $peer $tx $rx" >> "$OUT/runs.txt"
+	say "run $RUN_NO ($session, csum $mode): pcap port read $rx, TX port sent $tx of $NFRAMES, peer $peer"
 	# What was sent is judged on the host, against the capture; a frame
 	# not even read from the file is a broken set-up.
-	[ $((rx - rx0)) = "$NFRAMES" ] || die "run $RUN_NO: the pcap port read $((rx - rx0)) frames, the file has $NFRAMES"
+	[ "$rx" = "$NFRAMES" ] || die "run $RUN_NO: the pcap port read $rx frames, the file has $NFRAMES"
 }
 
 for spec in "$@"; do

@@ -16,6 +16,10 @@
 #                     EAL's plugin directory, so only those load
 #   model_pmds PMD... EXTRA: -d for the mempool ring, each PMD (a file
 #                     name in that directory) and MODEL's driver
+#   replay PP TXP K LIMIT [ALL_SENT]  one replay of the pcap port PP's
+#                     NFRAMES frames through TX port TXP: start, wait,
+#                     stop, forward statistics in fwd-stats-K.txt; rx, tx
+#                     what PP read and TXP sent
 
 HERE_GUEST_LIB=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source=kernel/guest/lib.sh
@@ -78,4 +82,33 @@ model_pmds() {
 	virtio*) EXTRA+=(-d "$PMDS/librte_net_virtio.so.23") ;;
 	*) die "unknown model $MODEL" ;;
 	esac
+}
+
+replay() {
+	local pp=$1 txp=$2 k=$3 limit=$4 all_sent=${5:-0} t=0 last=-1 still=0 rx0 tx0
+	# The pcap port re-reads its file from the start on every port start;
+	# testpmd runs with --no-flush-rx, or "start" would drain it first.
+	tp_counter "$pp" RX-packets; rx0=$VAL
+	tp_counter "$txp" TX-packets; tx0=$VAL
+	tp start
+	# Until every frame is read and the TX count stands still (frames the
+	# port refuses are counted by testpmd as TX-dropped), or (ALL_SENT)
+	# until NFRAMES are sent, or LIMIT seconds.
+	while :; do
+		sleep 1
+		tp_counter "$pp" RX-packets; rx=$VAL
+		tp_counter "$txp" TX-packets; tx=$VAL
+		[ "$all_sent" = 1 ] && [ $((tx - tx0)) -ge "$NFRAMES" ] && break
+		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
+			still=$((still + 1))
+			[ "$still" -lt 2 ] || break
+		fi
+		last=$tx
+		t=$((t + 1))
+		[ "$t" -lt "$limit" ] || break
+	done
+	tp stop
+	tp_last > "$OUT/fwd-stats-$k.txt"
+	tp_counter "$pp" RX-packets; rx=$((VAL - rx0))
+	tp_counter "$txp" TX-packets; tx=$((VAL - tx0))
 }

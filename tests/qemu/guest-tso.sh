@@ -85,35 +85,16 @@ for pass in 1 2; do
 	tp clear port xstats "$txp"
 	tp show port "$txp" tx_offload configuration
 	tp_last > "$OUT/tx-offloads.txt"
-	tp_counter "$pp" RX-packets; rx0=$VAL
-	tp_counter "$txp" TX-packets; tx0=$VAL
-	tp start
-	t=0 last=-1 still=0
-	while :; do
-		sleep 1
-		tp_counter "$pp" RX-packets; rx=$VAL
-		tp_counter "$txp" TX-packets; tx=$VAL
-		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
-			still=$((still + 1))
-			[ "$still" -lt 2 ] || break
-		fi
-		last=$tx
-		t=$((t + 1))
-		[ "$t" -lt 90 ] || break
-	done
-	tp stop
-	tp_last > "$OUT/fwd-stats-$pass.txt"
-	tp_counter "$pp" RX-packets; rx=$VAL
-	tp_counter "$txp" TX-packets; tx=$VAL
+	replay "$pp" "$txp" "$pass" 90
 	tp show port stats "$txp"
 	tp_last > "$OUT/port-stats-$pass.txt"
 	tp show port xstats "$txp"
 	tp_last > "$OUT/xstats-$pass.txt"
 	tp port stop all
 	mempool_in_use
-	echo "pass $pass read $((rx - rx0)) sent $((tx - tx0)) in_use $VAL" >> "$OUT/result.txt"
-	say "pass $pass: pcap port read $((rx - rx0)) of $NFRAMES, hwcsum port sent $((tx - tx0)), mempool in use after stop: $VAL"
-	[ $((rx - rx0)) = "$NFRAMES" ] || die "pass $pass: the pcap port read $((rx - rx0)) frames, the file has $NFRAMES"
+	echo "pass $pass read $rx sent $tx in_use $VAL" >> "$OUT/result.txt"
+	say "pass $pass: pcap port read $rx of $NFRAMES, hwcsum port sent $tx, mempool in use after stop: $VAL"
+	[ "$rx" = "$NFRAMES" ] || die "pass $pass: the pcap port read $rx frames, the file has $NFRAMES"
 done
 tp_stop
 say "done"
