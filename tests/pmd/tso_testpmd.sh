@@ -11,11 +11,7 @@ PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
 
 MSS=1400
-WORK=$(mktemp -d /var/tmp/hwcsum-tso.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-PY=/usr/bin/python3
-GEN="$(dirname "$0")/tso_pcap.py"
-$PY "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+seg_pcap_gen tso
 
 run() {
 	local outer_udp=$1
@@ -42,13 +38,7 @@ run() {
 	for o in TCP_TSO VXLAN_TNL_TSO GENEVE_TNL_TSO; do
 		grep -q "$o" <<<"$OUT" || fail "outer-udp $outer_udp: $o not configured"
 	done
-	local segs
-	segs=$($PY "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" $MSS)
-	if [ $? -ne 0 ]; then
-		fail "outer-udp $outer_udp: $(grep FAIL <<<"$segs" | head -5)"
-	else
-		pass "outer-udp $outer_udp: $(tail -1 <<<"$segs"), in order, payload byte for byte"
-	fi
+	seg_pcap_check $MSS "outer-udp $outer_udp: " ", in order, payload byte for byte"
 	local frames bad tcp_good zero_udp
 	frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
 	bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE \

@@ -14,11 +14,7 @@ PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
 
 MSS=1400
-WORK=$(mktemp -d /var/tmp/hwcsum-uso.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-PY=/usr/bin/python3
-GEN="$(dirname "$0")/uso_pcap.py"
-$PY "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+seg_pcap_gen uso
 
 # hwcsum is port 1 (pcap_session).
 cat > "$WORK/cmds" <<CMDS
@@ -43,12 +39,7 @@ quit
 CMDS
 pcap_session "$WORK/cmds" "$WORK/in.pcap" "$WORK/out.pcap"
 grep -q "UDP_TSO" <<<"$OUT" || fail "UDP_TSO not configured on port 1 (testpmd: $(grep -i udp_tso <<<"$OUT" | head -2))"
-segs=$($PY "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" $MSS)
-if [ $? -ne 0 ]; then
-	fail "$(grep FAIL <<<"$segs" | head -5)"
-else
-	pass "$(tail -1 <<<"$segs"), in order, each a UDP datagram of its own, payload byte for byte"
-fi
+seg_pcap_check $MSS "" ", in order, each a UDP datagram of its own, payload byte for byte"
 frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
 bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
 	-Y 'ip.checksum.status == 0 || udp.checksum.status == 0' 2>/dev/null | wc -l)
