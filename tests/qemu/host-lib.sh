@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=bash
 #
-# Sourced by the host side of the QEMU TSO tests (tso.sh, gw-lro.sh) with
-# NAME set (the test in messages), after HERE and REPO:
+# Sourced by the host side of the QEMU tests (bypass.sh, rx.sh, tso.sh,
+# gw-lro.sh) with NAME set (the test in messages), after HERE and REPO:
 #   PY, T0                     scapy's python; the start, for say
 #   fail MSG, say MSG          "NAME: FAILED: MSG" (exit 1), "[NAME +Ns] MSG"
 #   kernel_arg ARGS...         KERNEL_ARG from an optional --kernel DIR
@@ -10,6 +10,9 @@
 #   stage_pmd                  PMD (a built librte_net_hwcsum.so) staged for EAL
 #   results_dir DIR RUN_NAME   RESULTS (DIR, absolute), RUN = run-RUN_NAME in it
 #                              and TABLE = qemu-RUN_NAME.txt, both emptied
+#   guest_result RC            the guest's progress lines from RUN/console.log;
+#                              RC not 0: the console's and testpmd logs' tails,
+#                              and fail
 #   check STATUS LINE          "ok   LINE" (STATUS 0) or "FAIL LINE" (failed=1),
 #                              also into TABLE
 
@@ -39,6 +42,7 @@ need_tools() {
 
 stage_pmd() {
 	[ -f "$PMD" ] || fail "PMD $PMD not built"
+	# EAL refuses plugins under world-writable directories.
 	PMD=$("$REPO/devtools/plugin-path.sh" "$PMD") || fail "cannot stage $PMD for EAL"
 }
 
@@ -50,6 +54,17 @@ results_dir() {
 	rm -rf "$RUN"
 	mkdir -p "$RUN"
 	: > "$TABLE"
+}
+
+guest_result() {
+	local l
+	grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
+	[ "$1" = 0 ] && return 0
+	tail -n 30 "$RUN/console.log" >&2
+	for l in "$RUN"/testpmd-*.log; do
+		[ -f "$l" ] && { echo "--- tail of $l" >&2; tail -n 25 "$l" >&2; }
+	done
+	fail "the guest run failed (status $1); console: $RUN/console.log"
 }
 
 check() {

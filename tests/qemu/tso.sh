@@ -75,13 +75,7 @@ $PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1]))
 say "booting the guest (TCG: a few minutes)"
 "$REPO/devtools/vm-run.sh" --quiet --timeout 1100 "${KERNEL_ARG[@]}" --outdir "$RUN" \
 	"${NICS[@]}" -- "$HERE/guest-tso.sh" "$MODEL" "$PMD" "$MSS"
-rc=$?
-grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
-if [ "$rc" != 0 ]; then
-	tail -n 30 "$RUN/console.log" >&2
-	[ -f "$RUN/testpmd-tso.log" ] && tail -n 25 "$RUN/testpmd-tso.log" >&2
-	fail "the guest run failed (status $rc); console: $RUN/console.log"
-fi
+guest_result $?
 [ -s "$RUN/$WIRE" ] || fail "no capture $RUN/$WIRE"
 
 mac0=$(awk '$1 == 0 { print $4 }' "$RUN/nics")
