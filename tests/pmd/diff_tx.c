@@ -437,7 +437,14 @@ int
 fuzz_seeded_report(unsigned long iters)
 {
 	const uint64_t *q = diff_stats.q.c;
-	int bad = 0;
+	const struct fz_need need[] = {
+		FZ_NEED(diff_stats.fast_done), FZ_NEED(diff_stats.refused),
+		FZ_NEED(diff_stats.prep_refused), FZ_NEED(diff_stats.chained),
+		FZ_NEED(q[HWCSUM_TX_REQ_GENERIC]),
+		FZ_NEED(q[HWCSUM_TX_REQ_DPDK]), FZ_NEED(q[HWCSUM_TX_LCO]),
+		FZ_NEED(q[HWCSUM_TX_IP_SW]), FZ_NEED(q[HWCSUM_TX_IP_HW]),
+		FZ_NEED(q[HWCSUM_TX_L4_SW]),
+	};
 
 	printf("%s: %lu bursts, %lu packets (%lu chained), %lu refused, "
 	       "%lu done in one segment without an engine\n", TARGET,
@@ -451,15 +458,5 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_TX_LCO], q[HWCSUM_TX_IP_SW], q[HWCSUM_TX_IP_HW]);
 	if (iters < 1000)
 		return 0;
-	FUZZ_NEED(bad, diff_stats.fast_done);
-	FUZZ_NEED(bad, diff_stats.refused);
-	FUZZ_NEED(bad, diff_stats.prep_refused);
-	FUZZ_NEED(bad, diff_stats.chained);
-	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_GENERIC]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_DPDK]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_LCO]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_IP_SW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_IP_HW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_L4_SW]);
-	return bad;
+	return fz_needs(need, RTE_DIM(need));
 }

@@ -16,7 +16,7 @@
  *    header, UDP tunnels, UDP/TCP/SCTP);
  *  - fuzz_fail(): prints why, saves the input as a reproducer, aborts;
  *  - the hooks the seeded driver calls in each target, fz_fill() and
- *    FUZZ_NEED() for them.
+ *    fz_needs() for them.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -606,12 +606,26 @@ fz_fill(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 		buf[i] = (uint8_t)next();
 }
 
-/* In a report: bad = 1, and say so, when x is zero (never reached). */
-#define FUZZ_NEED(bad, x) do { \
-	if (!(x)) { \
-		printf("%s: never reached: %s\n", fuzz_seeded_name, #x); \
-		(bad) = 1; \
-	} \
-} while (0)
+/* A path a long seeded run must reach: its name and how often it was. */
+struct fz_need {
+	const char *what;
+	uint64_t reached;
+};
+#define FZ_NEED(x) { #x, (uint64_t)(x) }
+
+/* The report's verdict: 1, naming each, when a needed path was never reached. */
+static inline int
+fz_needs(const struct fz_need *need, size_t n)
+{
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (need[i].reached == 0) {
+			printf("%s: never reached: %s\n", fuzz_seeded_name, need[i].what);
+			bad = 1;
+		}
+	return bad;
+}
 
 #endif

@@ -711,7 +711,17 @@ fuzz_seeded_report(unsigned long iters)
 {
 	const struct fuzz_rx_stats *s = &fuzz_rx_stats;
 	const uint64_t *q = s->q.c;
-	int bad = 0;
+	const struct fz_need need[] = {
+		FZ_NEED(s->expected_checked), FZ_NEED(s->complete),
+		FZ_NEED(s->outer_resolved), FZ_NEED(s->good_checked),
+		FZ_NEED(s->bad_checked), FZ_NEED(s->inner_good),
+		FZ_NEED(s->sub_kept), FZ_NEED(q[HWCSUM_RX_VERDICT_SUB]),
+		FZ_NEED(q[HWCSUM_RX_OUTER_L4_BAD]),
+		FZ_NEED(q[HWCSUM_RX_OUTER_IP_BAD]),
+		FZ_NEED(q[HWCSUM_RX_L4_NONE]), FZ_NEED(q[HWCSUM_RX_UNKNOWN]),
+		FZ_NEED(q[HWCSUM_RX_TUNNEL_MALFORMED]),
+		FZ_NEED(q[HWCSUM_RX_INNER_UNKNOWN]),
+	};
 
 	printf("%s: %lu inputs (%lu structured, %lu checked against expected verdicts), "
 	       "COMPLETE checked %lu, GOOD/BAD claims checked %lu/%lu, COMPLETE + good "
@@ -730,19 +740,5 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_RX_INNER_UNKNOWN]);
 	if (iters < 10000)
 		return 0;
-	FUZZ_NEED(bad, s->expected_checked);
-	FUZZ_NEED(bad, s->complete);
-	FUZZ_NEED(bad, s->outer_resolved);
-	FUZZ_NEED(bad, s->good_checked);
-	FUZZ_NEED(bad, s->bad_checked);
-	FUZZ_NEED(bad, s->inner_good);
-	FUZZ_NEED(bad, s->sub_kept);
-	FUZZ_NEED(bad, q[HWCSUM_RX_VERDICT_SUB]);
-	FUZZ_NEED(bad, q[HWCSUM_RX_OUTER_L4_BAD]);
-	FUZZ_NEED(bad, q[HWCSUM_RX_OUTER_IP_BAD]);
-	FUZZ_NEED(bad, q[HWCSUM_RX_L4_NONE]);
-	FUZZ_NEED(bad, q[HWCSUM_RX_UNKNOWN]);
-	FUZZ_NEED(bad, q[HWCSUM_RX_TUNNEL_MALFORMED]);
-	FUZZ_NEED(bad, q[HWCSUM_RX_INNER_UNKNOWN]);
-	return bad;
+	return fz_needs(need, RTE_DIM(need));
 }

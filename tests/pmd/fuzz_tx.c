@@ -636,7 +636,16 @@ fuzz_seeded_report(unsigned long iters)
 {
 	const struct fuzz_tx_stats *s = &fuzz_tx_stats;
 	const uint64_t *q = s->q.c;
-	int bad = 0;
+	const struct fz_need need[] = {
+		FZ_NEED(s->verified), FZ_NEED(s->retried),
+		FZ_NEED(s->too_many_segs), FZ_NEED(s->seg_refused),
+		FZ_NEED(q[HWCSUM_TX_REQ_GENERIC]),
+		FZ_NEED(q[HWCSUM_TX_REQ_DPDK]), FZ_NEED(q[HWCSUM_TX_L4_HW]),
+		FZ_NEED(q[HWCSUM_TX_L4_SW]), FZ_NEED(q[HWCSUM_TX_LCO]),
+		FZ_NEED(q[HWCSUM_TX_OUTER_UDP_HW]),
+		FZ_NEED(q[HWCSUM_TX_IP_HW]), FZ_NEED(q[HWCSUM_TX_IP_SW]),
+		FZ_NEED(q[HWCSUM_TX_CRC32C_SW]),
+	};
 
 	printf("%s: %lu inputs (%lu structured), %lu verified end to end, "
 	       "%lu retried (%lu split differently, same wire bytes), "
@@ -651,18 +660,5 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_TX_IP_HW], q[HWCSUM_TX_IP_SW], q[HWCSUM_TX_CRC32C_SW]);
 	if (iters < 10000)
 		return 0;
-	FUZZ_NEED(bad, s->verified);
-	FUZZ_NEED(bad, s->retried);
-	FUZZ_NEED(bad, s->too_many_segs);
-	FUZZ_NEED(bad, s->seg_refused);
-	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_GENERIC]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_REQ_DPDK]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_L4_HW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_L4_SW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_LCO]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_OUTER_UDP_HW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_IP_HW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_IP_SW]);
-	FUZZ_NEED(bad, q[HWCSUM_TX_CRC32C_SW]);
-	return bad;
+	return fz_needs(need, RTE_DIM(need));
 }
