@@ -20,18 +20,15 @@ BUILD=${1:-build}
 shift || true
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 OUTDIR="$BUILD/bench"
-SO="$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so"
 GW="$BUILD/app/hwcsum-tunnel/hwcsum-tunnel"
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 
 command -v "$TESTPMD" >/dev/null || { echo "bench-gateway: $TESTPMD not found, skipped"; exit 0; }
-[ -f "$SO" ] || { echo "bench-gateway: $SO not built" >&2; exit 1; }
 [ -x "$GW" ] || { echo "bench-gateway: $GW not built" >&2; exit 1; }
-SO=$("$HERE/devtools/plugin-path.sh" "$SO")
 mkdir -p "$OUTDIR"
 
 echo "== hwcsum-tunnel gateway (encap/decap) vs testpmd csum sw"
 /usr/bin/python3 "$HERE/devtools/bench-gateway-run.py" --testpmd "$TESTPMD" \
-	--gateway "$GW" --pmd-so "$SO" --outdir "$OUTDIR" --json "$OUTDIR/gateway.json" "$@"
+	--gateway "$GW" --outdir "$OUTDIR" --json "$OUTDIR/gateway.json" "$@"
 /usr/bin/python3 "$HERE/app/hwcsum-bench/plot_gateway.py" "$OUTDIR/gateway.json" "$OUTDIR/gateway.png"
 echo "plot: $OUTDIR/gateway.png"
