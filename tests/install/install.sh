@@ -141,6 +141,10 @@ needs "$BINDIR/hwcsum-tunnel" "\$ORIGIN/$BIN_TO_LIB" librte_net_hwcsum.so.0 libh
 for l in libhwcsum_csum libhwcsum_udp_tunnel libhwcsum_flow; do
 	[ -z "$(dyn "$D$LIBDIR/$l.so" RUNPATH)$(dyn "$D$LIBDIR/$l.so" RPATH)" ] ||
 		bad "$l.so has a run path: it needs none of ours"
+	# One copy: no function a library exports is also defined in the PMD.
+	both=$(comm -12 <(nm -D --defined-only "$D$LIBDIR/$l.so" | awk '{ sub(/@.*/, "", $3); print $3 }' | sort -u) \
+		<(nm "$PMD_LIB" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u) | tr '\n' ' ')
+	[ -z "$both" ] || bad "the PMD holds its own copy of $l's ${both:0:200}"
 done
 # Exactly what meson says it installs, nothing more, nothing less.
 # (meson's list is keyed by file name: of the PMD's two links named
