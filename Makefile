@@ -16,6 +16,7 @@
 #   make compare      the kernel-against-bypass matrix on every NIC model
 #                     (docs/compare.md and docs/compare.png)
 #   make tso-full     testpmd's UDP segmentation request over net_pcap
+#   make ovs-full     Open vSwitch with mtu_request=9000 over net_pcap
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -23,7 +24,8 @@ MESON_TEST  = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 # Suites kept out of `make test` for its 30-minute budget (own targets below),
 # and testpmd's csum engine on its reduced matrix there (15 of the 64 flag
 # sets; `make check` and `make asan` run all 64).
-LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full --no-suite tso-full
+LONG_SUITES = --no-suite kernel-6.12-full --no-suite qemu-full --no-suite tso-full \
+	--no-suite ovs-full
 TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # UBSan only prints by default; a report must fail the test. The install
 # suite checks where files go, not memory; the ovs suite runs Open vSwitch
@@ -31,7 +33,8 @@ TEST_ENV    = CSUM_ENGINE_MATRIX=reduced
 # the normal build runs those three.
 ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
-	--no-suite install --no-suite ovs --no-suite secondary --no-suite tso-full
+	--no-suite install --no-suite ovs --no-suite secondary --no-suite tso-full \
+	--no-suite ovs-full
 # make test runs each test once. The host suites run on the ASan + UBSan
 # build, whose run checks all that the normal build's would and more; the
 # normal build runs what that one cannot: the QEMU guests (suite kernel:
@@ -40,7 +43,7 @@ ASAN_TEST   = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 # (suite secondary). `make check` runs the host suites on the normal build.
 NORMAL_ONLY = --suite kernel --suite tsan --suite install --suite ovs --suite secondary
 
-.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare tso-full clean
+.PHONY: all setup build demo test check asan asan-build bench kernel-6.12 qemu-full compare tso-full ovs-full clean
 
 all: build
 
@@ -102,6 +105,13 @@ qemu-full: build
 tso-full: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
 	-$(MESON_TEST) --suite tso-full
+	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
+
+# Jumbo frames through Open vSwitch: hwcsum over net_pcap on live veths
+# with mtu_request=9000 (tests/ovs/jumbo.sh, about a minute).
+ovs-full: build
+	@rm -f $(BUILD)/meson-logs/testlog.json
+	-$(MESON_TEST) --suite ovs-full
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
 
 # Linux against hwcsum on virtio-net, e1000, e1000e and rtl8139, the full

@@ -20,7 +20,6 @@ destroy), both rates parsed and > 0, the hwcsum port holding 0 rules and
 import argparse
 import json
 import os
-import platform
 import pty
 import re
 import select
@@ -30,6 +29,8 @@ import socket
 import subprocess
 import sys
 import time
+
+import bench_common
 
 # Rule kinds: flow-perf's item and action options, all accepted by
 # hwcsum_flow_parse.c (flow-perf varies the IPv4/IPv6 source per rule, one
@@ -56,14 +57,7 @@ def fail(msg):
 
 
 def machine():
-    model = "?"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return {"cpu": model, "cpus": os.cpu_count(), "kernel": platform.release(),
-            "loadavg": os.getloadavg()[0]}
+    return dict(bench_common.machine(), loadavg=os.getloadavg()[0])
 
 
 def runtime_dir(prefix):
@@ -254,10 +248,8 @@ def main():
     mach["loadavg_after"] = os.getloadavg()[0]
     table(results, mach)
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"tool": "dpdk-test-flow-perf 22.11", "machine": mach,
-                       "results": results}, f, indent=1)
-        print("json: " + a.json)
+        bench_common.write_json(a.json, {"tool": "dpdk-test-flow-perf 22.11", "machine": mach,
+                                         "results": results}, indent=1)
 
 
 if __name__ == "__main__":

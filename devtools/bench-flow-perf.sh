@@ -18,16 +18,13 @@ set -euo pipefail
 
 BUILD=${1:-build}
 shift || true
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-OUTDIR="$BUILD/bench"
-SO="$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so"
+# shellcheck source=devtools/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 FLOW_PERF=${FLOW_PERF:-dpdk-test-flow-perf}
 
 command -v "$FLOW_PERF" >/dev/null ||
 	{ echo "bench-flow-perf: $FLOW_PERF not found (Debian package dpdk)" >&2; exit 1; }
-[ -f "$SO" ] || { echo "bench-flow-perf: $SO not built" >&2; exit 1; }
-SO=$("$HERE/devtools/plugin-path.sh" "$SO")
-mkdir -p "$OUTDIR"
+bench_pmd bench-flow-perf
 
 echo "== dpdk-test-flow-perf on net_hwcsum (rte_flow insertion/deletion)"
 /usr/bin/python3 "$HERE/devtools/bench-flow-perf-run.py" \

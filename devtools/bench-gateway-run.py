@@ -105,14 +105,7 @@ def make_pcaps(workdir, sizes):
         inner, good, bad = [], [], []
         for j, fsize in enumerate(frame_sizes(size)):
             i = j % N_FLOWS
-            f = (Ether(src="02:00:00:00:01:%02x" % i, dst="02:00:00:00:02:01") /
-                 IP(src="10.1.0.%d" % (i + 1), dst="10.2.0.1") /
-                 UDP(sport=1000 + i, dport=2000))
-            pay = fsize - len(f)
-            if pay < 0:
-                raise SystemExit("bench-gateway: size %d is below the %d-byte inner frame"
-                                 % (fsize, len(f)))
-            f = bytes(f / Raw(bytes((i * 7 + j) & 0xFF for j in range(pay))))
+            f = bytes(bpr.inner_frame(i, fsize, "bench-gateway"))
             # flags I only, reserved bits zero: lib/udp_tunnel's parser is
             # strict (scapy's VXLAN layer sets GPE bits)
             vxlan = bytes([0x08, 0, 0, 0]) + VNI.to_bytes(3, "big") + b"\0"
@@ -434,7 +427,6 @@ def main(argv):
         "cases": cases,
     }
     bpr.write_json(json_path, doc)
-    print("JSON: %s" % json_path)
     return 0
 
 

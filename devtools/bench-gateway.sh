@@ -18,17 +18,16 @@ set -euo pipefail
 
 BUILD=${1:-build}
 shift || true
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-OUTDIR="$BUILD/bench"
+# shellcheck source=devtools/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 GW="$BUILD/app/hwcsum-tunnel/hwcsum-tunnel"
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 
 command -v "$TESTPMD" >/dev/null || { echo "bench-gateway: $TESTPMD not found, skipped"; exit 0; }
+# The gateway links the PMD: no plugin to stage.
 [ -x "$GW" ] || { echo "bench-gateway: $GW not built" >&2; exit 1; }
-mkdir -p "$OUTDIR"
 
 echo "== hwcsum-tunnel gateway (encap/decap) vs testpmd csum sw"
 /usr/bin/python3 "$HERE/devtools/bench-gateway-run.py" --testpmd "$TESTPMD" \
 	--gateway "$GW" --outdir "$OUTDIR" --json "$OUTDIR/gateway.json" "$@"
-/usr/bin/python3 "$HERE/app/hwcsum-bench/plot_gateway.py" "$OUTDIR/gateway.json" "$OUTDIR/gateway.png"
-echo "plot: $OUTDIR/gateway.png"
+bench_plot plot_gateway.py "$OUTDIR/gateway.json" "$OUTDIR/gateway.png"

@@ -32,9 +32,7 @@ usage: bench-pmd-run.py --pmd-so SO --outdir DIR [--json PATH] [--rounds N]
        [--warmup S] [--interval S] [--sizes 64,512,1500,imix] [--testpmd PATH]
 """
 import argparse
-import json
 import os
-import platform
 import re
 import select
 import shutil
@@ -45,6 +43,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
 import pcap_csum  # noqa: E402
+import bench_common  # noqa: E402
+from bench_common import write_json  # noqa: E402,F401 (bench-gateway-run.py uses it)
 
 OUTER_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 N_FLOWS = 16
@@ -94,10 +94,23 @@ def log(msg):
 
 # --------------------------------------------------------------- traffic
 
+def inner_frame(i, fsize, who):
+    """Flow i's inner Ethernet/IPv4/UDP frame of fsize bytes (scapy)."""
+    from scapy.all import Ether, IP, UDP, Raw  # noqa: E402
+
+    f = (Ether(src="02:00:00:00:01:%02x" % i, dst="02:00:00:00:02:01") /
+         IP(src="10.1.0.%d" % (i + 1), dst="10.2.0.1") /
+         UDP(sport=1000 + i, dport=2000))
+    pay = fsize - len(f)
+    if pay < 0:
+        raise SystemExit("%s: size %d is below the %d-byte inner frame" % (who, fsize, len(f)))
+    return f / Raw(bytes((i * 7 + j) & 0xFF for j in range(pay)))
+
+
 def make_pcaps(outdir, sizes):
     """vxlan-N.pcap (valid checksums) and vxlan-N-bad.pcap (all wrong);
     for imix, the sizes of IMIX_CYCLE in turn, flows as for the others."""
-    from scapy.all import Ether, IP, UDP, Raw, wrpcap  # noqa: E402
+    from scapy.all import Ether, IP, UDP, wrpcap  # noqa: E402
     from scapy.layers.vxlan import VXLAN  # noqa: E402
 
     os.makedirs(outdir, exist_ok=True)
@@ -107,14 +120,7 @@ def make_pcaps(outdir, sizes):
         frames = IMIX_CYCLE * IMIX_CYCLES if size == "imix" else [size] * N_FLOWS
         for k, fsize in enumerate(frames):
             i = k % N_FLOWS
-            inner = (Ether(src="02:00:00:00:01:%02x" % i, dst="02:00:00:00:02:01") /
-                     IP(src="10.1.0.%d" % (i + 1), dst="10.2.0.1") /
-                     UDP(sport=1000 + i, dport=2000))
-            pay = fsize - len(inner)
-            if pay < 0:
-                raise SystemExit("bench-pmd: size %d is below the %d-byte inner frame"
-                                 % (fsize, len(inner)))
-            inner = inner / Raw(bytes((i * 7 + j) & 0xFF for j in range(pay)))
+            inner = inner_frame(i, fsize, "bench-pmd")
             pkt = (Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
                    IP(src="192.168.0.1", dst="192.168.0.2") /
                    UDP(sport=40000 + i, dport=4789) / VXLAN(vni=42) / inner)
@@ -323,17 +329,7 @@ def check_correctness(args, pcaps, workdir):
 # -------------------------------------------------------------- timing
 
 def machine():
-    model = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": model, "cpus": os.cpu_count(), "kernel": platform.release(),
-            "loadavg_at_start": list(os.getloadavg())}
+    return dict(bench_common.machine(), loadavg_at_start=list(os.getloadavg()))
 
 
 def measure(args, pcaps):
@@ -414,14 +410,6 @@ def summarize(samples):
             case["mix"] = [{"size": sz, "weight": w} for sz, w in IMIX]
         cases.append(case)
     return cases
-
-
-def write_json(path, doc):
-    """The benchmark's result document, indented, where --json said."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(doc, f, indent=2)
-        f.write("\n")
 
 
 def main(argv):
@@ -516,8 +504,8 @@ def main(argv):
                     "pass_through_ratio": "paired_median"},
         "cases": cases,
     }
+    print()
     write_json(json_path, doc)
-    print("\nJSON: %s" % json_path)
     return 0
 
 

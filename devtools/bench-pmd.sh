@@ -20,18 +20,14 @@ set -euo pipefail
 
 BUILD=${1:-build}
 shift || true
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-OUTDIR="$BUILD/bench"
-SO="$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so"
+# shellcheck source=devtools/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 
 command -v "$TESTPMD" >/dev/null || { echo "bench-pmd: $TESTPMD not found, skipped"; exit 0; }
-[ -f "$SO" ] || { echo "bench-pmd: $SO not built" >&2; exit 1; }
-SO=$("$HERE/devtools/plugin-path.sh" "$SO")
-mkdir -p "$OUTDIR"
+bench_pmd bench-pmd
 
 echo "== testpmd pmd (TX software path, pass-through)"
 /usr/bin/python3 "$HERE/devtools/bench-pmd-run.py" --testpmd "$TESTPMD" \
 	--pmd-so "$SO" --outdir "$OUTDIR" --json "$OUTDIR/pmd.json" "$@"
-/usr/bin/python3 "$HERE/app/hwcsum-bench/plot_pmd.py" "$OUTDIR/pmd.json" "$OUTDIR/pmd.png"
-echo "plot: $OUTDIR/pmd.png"
+bench_plot plot_pmd.py "$OUTDIR/pmd.json" "$OUTDIR/pmd.png"

@@ -22,16 +22,13 @@ set -euo pipefail
 BUILD=${1:-build}
 ROUNDS=${2:-3}
 INTERVAL=${3:-4}
+# shellcheck source=devtools/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 WARMUP=2
 MSS=1400
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-SO="$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so"
 TESTPMD=${TESTPMD:-dpdk-testpmd}
-OUTDIR="$BUILD/bench"
 command -v "$TESTPMD" >/dev/null || { echo "bench-tso: $TESTPMD not found, skipped"; exit 0; }
-[ -f "$SO" ] || { echo "bench-tso: $SO not built" >&2; exit 1; }
-SO=$("$HERE/devtools/plugin-path.sh" "$SO")
-mkdir -p "$OUTDIR"
+bench_pmd bench-tso
 WORK=$(mktemp -d /var/tmp/hwcsum-bench-tso.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
 

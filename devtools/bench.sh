@@ -10,9 +10,8 @@ set -euo pipefail
 
 BUILD=${1:-build}
 BENCH="$BUILD/app/hwcsum-bench/hwcsum-bench"
-OUTDIR="$BUILD/bench"
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$OUTDIR"
+# shellcheck source=devtools/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 mapfile -t NAMES < <("$BENCH" --help | awk '/^benchmarks:/ { on = 1; next } on && NF { print $1 }')
 [ "${#NAMES[@]}" -gt 0 ] || { echo "bench: no benchmark registered in $BENCH" >&2; exit 1; }
@@ -28,14 +27,11 @@ for name in "${NAMES[@]}"; do
 	[ "$name" = csum ] && extra=(--linux-csum "$LINUX_CSUM")
 	"$BENCH" "$name" --json "$OUTDIR/$name.json" "${extra[@]}"
 	case "$name" in
-	crc32c) plot="$HERE/app/hwcsum-bench/plot_csum.py" ;;	# same JSON shape
-	rxverify) plot="$HERE/app/hwcsum-bench/plot_pmd.py" ;;	# the PMD plots
-	*) plot="$HERE/app/hwcsum-bench/plot_$name.py" ;;
+	crc32c) plot=plot_csum.py ;;	# same JSON shape
+	rxverify) plot=plot_pmd.py ;;	# the PMD plots
+	*) plot=plot_$name.py ;;
 	esac
-	if [ -f "$plot" ]; then
-		/usr/bin/python3 "$plot" "$OUTDIR/$name.json" "$OUTDIR/$name.png"
-		echo "plot: $OUTDIR/$name.png"
-	fi
+	[ ! -f "$HERE/app/hwcsum-bench/$plot" ] || bench_plot "$plot" "$OUTDIR/$name.json" "$OUTDIR/$name.png"
 done
 
 # The PMD through dpdk-testpmd: TX software path and pass-through cost.

@@ -20,7 +20,6 @@ usage: callgrind-gateway.py --gateway PATH --outdir DIR
 """
 import argparse
 import importlib.util
-import json
 import os
 import re
 import subprocess
@@ -104,9 +103,8 @@ def main(argv):
                   (d, size, per["gateway"], per["tx"], per["hwcsum_rx"], per["total"]),
                   flush=True)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"gateway": args.gateway, "packets": args.packets,
-                       "instructions_per_packet": res}, f, indent=1)
+        bgr.bpr.write_json(args.json, {"gateway": args.gateway, "packets": args.packets,
+                                       "instructions_per_packet": res}, indent=1)
     return 0
 
 

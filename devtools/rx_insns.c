@@ -4,7 +4,9 @@
  * packets of `hwcsum-bench rxverify` (VXLAN/IPv4/UDP on 4789, all four
  * checksums right, SIZE the inner frame, 16 flows: rxverify_packet.h)
  * through hwcsum_rx_one() on a bare private struct with VXLAN registered,
- * as the bench drives it. No EAL, no sub-port.
+ * as the bench drives it; or, with a SHAPE after SIZE, the same over IPv6
+ * with IPv6 inside (vxlan6) or GENEVE on 6081 over IPv4 (geneve4). No EAL,
+ * no sub-port.
  *
  * Build (objects of a build dir B, as for tx_insns.c):
  *   cc -O2 -o rx_insns devtools/rx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.0.1.0.p/*.o \
@@ -15,7 +17,7 @@
  *      $(pkg-config --libs libdpdk) -lrte_bus_vdev -lrte_telemetry \
  *      -Wl,-rpath,B/lib
  * Run:
- *   valgrind --tool=callgrind --toggle-collect=hwcsum_rx_one ./rx_insns 64
+ *   valgrind --tool=callgrind --toggle-collect=hwcsum_rx_one ./rx_insns 64 [SHAPE]
  * and divide the collected Ir by the packet count it prints.
  */
 #include <stdio.h>
@@ -31,7 +33,8 @@
 
 /* One mbuf around a packet of the bench's (a 128-byte headroom). */
 static void
-packet(struct rte_mbuf *m, uint32_t size, unsigned int flow)
+packet(struct rte_mbuf *m, uint32_t size, unsigned int flow,
+       enum rxverify_shape shape)
 {
 	static uint64_t rnd_state = 88172645463325252ull;
 	uint8_t *p = aligned_alloc(64, 2048 + 128);
@@ -39,7 +42,8 @@ packet(struct rte_mbuf *m, uint32_t size, unsigned int flow)
 	m->buf_addr = p;
 	m->buf_len = 2048 + 128;
 	m->data_off = 128;
-	m->data_len = (uint16_t)rxverify_packet(p + 128, &rnd_state, size, flow);
+	m->data_len = (uint16_t)rxverify_packet_shaped(p + 128, &rnd_state, size,
+							      flow, shape);
 	m->pkt_len = m->data_len;
 	m->nb_segs = 1;
 }
@@ -47,23 +51,38 @@ packet(struct rte_mbuf *m, uint32_t size, unsigned int flow)
 int
 main(int argc, char **argv)
 {
+	static const char *const shapes[] = { "vxlan4", "vxlan6", "geneve4" };
 	uint32_t size = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
-	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD |
-		RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD;
+	enum rxverify_shape shape = RXVERIFY_VXLAN4;
+	uint64_t good = RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_OUTER_L4_CKSUM_GOOD;
 	static struct hwcsum_private priv;
 	static struct hwcsum_rxq_stats st;
 	static struct rte_mbuf mb[FLOWS];
 	unsigned long r, packets = 0;
 	unsigned int i;
 
+	if (argc > 2) {
+		for (i = 0; i < RTE_DIM(shapes) && strcmp(argv[2], shapes[i]) != 0; i++)
+			;
+		if (i == RTE_DIM(shapes)) {
+			fprintf(stderr, "rx_insns: unknown shape %s (vxlan4, vxlan6, geneve4)\n",
+				argv[2]);
+			return 1;
+		}
+		shape = (enum rxverify_shape)i;
+	}
+	/* No IPv4 header inside IPv6 to call good. */
+	if (shape != RXVERIFY_VXLAN6)
+		good |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 	priv.rx_work = true;
 	priv.dynfield_off = -1;	/* as the bench: flags, ptype, lengths */
 	priv.registry = udp_tunnel_registry_create();
 	if (priv.registry == NULL ||
-	    udp_tunnel_port_add(priv.registry, AF_INET, 4789, UDP_TUNNEL_TYPE_VXLAN) < 0)
+	    udp_tunnel_port_add(priv.registry, AF_INET, VXLAN_PORT, UDP_TUNNEL_TYPE_VXLAN) < 0 ||
+	    udp_tunnel_port_add(priv.registry, AF_INET, GENEVE_PORT, UDP_TUNNEL_TYPE_GENEVE) < 0)
 		return 1;
 	for (i = 0; i < FLOWS; i++)
-		packet(&mb[i], size, i);
+		packet(&mb[i], size, i, shape);
 	for (r = 0; r < ROUNDS; r++) {
 		for (i = 0; i < FLOWS; i++) {
 			struct rte_mbuf *m = &mb[i];
@@ -76,7 +95,7 @@ main(int argc, char **argv)
 		}
 		packets += FLOWS;
 	}
-	printf("%lu packets of %u bytes (frame %u): complete %lu\n", packets, size,
-	       size + OUTER_OVERHEAD, (unsigned long)st.c[HWCSUM_RX_COMPLETE]);
+	printf("%lu packets of %u bytes (%s, frame %u): complete %lu\n", packets, size,
+	       shapes[shape], mb[0].pkt_len, (unsigned long)st.c[HWCSUM_RX_COMPLETE]);
 	return 0;
 }

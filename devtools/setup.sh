@@ -16,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 # Each package is here for a reason written in README.md ("Dependencies").
 PACKAGES=(
-	dpdk dpdk-dev libdpdk-dev pkg-config libnuma-dev libpcap-dev
+	dpdk dpdk-dev libdpdk-dev pkg-config libnuma-dev libpcap-dev libbpf-dev
 	meson ninja-build gcc clang libclang-rt-14-dev
 	dpkg-dev xz-utils
 	qemu-system-x86 linux-source-6.1 linux-source-6.12 busybox-static

@@ -51,12 +51,6 @@ fits(uint32_t off, uint32_t n, uint32_t len)
 	return (uint64_t)off + n <= len;
 }
 
-static inline uint16_t
-be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 enum csum_walk_status
 csum_walk_l2(const void *hdr, uint32_t hdr_len, uint32_t off,
 	     struct csum_walk *w)
@@ -69,7 +63,7 @@ csum_walk_l2(const void *hdr, uint32_t hdr_len, uint32_t off,
 	w->l2_off = off;
 	if (p == NULL || !fits(off, ETH_HLEN, hdr_len))
 		return CSUM_WALK_TRUNCATED;
-	type = be16(p + type_off);
+	type = csum_be16(p + type_off);
 	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ) {
 		if (w->n_vlans == CSUM_WALK_MAX_VLANS)
 			return CSUM_WALK_TOO_MANY_VLANS;
@@ -78,7 +72,7 @@ csum_walk_l2(const void *hdr, uint32_t hdr_len, uint32_t off,
 		type_off += VLAN_HLEN;
 		if (!fits(type_off, 2, hdr_len))
 			return CSUM_WALK_TRUNCATED;
-		type = be16(p + type_off);
+		type = csum_be16(p + type_off);
 	}
 	w->ethertype = type;
 	w->l3_off = type_off + 2;
@@ -99,13 +93,13 @@ walk_ipv4(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 		return CSUM_WALK_BAD_HEADER;
 	if (ihl > IPV4_HLEN)
 		w->flags |= CSUM_WALK_F_IP_OPTIONS;
-	frag = be16(p + off + 6);
+	frag = csum_be16(p + off + 6);
 	if (frag & IPV4_MF_OFFSET)
 		w->flags |= CSUM_WALK_F_FRAGMENT;
 	if (frag & IPV4_OFFSET)
 		w->flags |= CSUM_WALK_F_LATER_FRAG;
 	w->l4_proto = p[off + 9];
-	total = be16(p + off + 2);
+	total = csum_be16(p + off + 2);
 	if (total < ihl || !fits(off, total, pkt_len))
 		return CSUM_WALK_BAD_LENGTH;
 	w->l3_end = off + total;
@@ -180,7 +174,7 @@ walk_ipv6(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 
 	if (!fits(off, IPV6_HLEN, hdr_len))
 		return CSUM_WALK_TRUNCATED;
-	payload = be16(p + off + 4);
+	payload = csum_be16(p + off + 4);
 	next = p[off + 6];
 	if (payload == 0 && next == IPPROTO_HOPOPTS) {
 		/* RFC 2675 jumbogram: the length is in an option; trust pkt_len. */
@@ -222,7 +216,7 @@ walk_ipv6(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, uint32_t off,
 			st = ext_fits(pos, IPV6_FRAG_HLEN, end, hdr_len);
 			if (st != CSUM_WALK_OK)
 				return st;
-			if (be16(p + pos + 2) & IPV6_FRAG_OFFSET)
+			if (csum_be16(p + pos + 2) & IPV6_FRAG_OFFSET)
 				w->flags |= CSUM_WALK_F_LATER_FRAG;
 			w->l4_proto = p[pos];
 			w->l4_off = pos + IPV6_FRAG_HLEN;

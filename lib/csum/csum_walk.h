@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include "csum_proto.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -123,12 +125,6 @@ enum csum_walk_status csum_walk_eth(const void *hdr, uint32_t hdr_len,
  * the same as csum_walk_eth()'s, field for field
  * (tests/csum/test_csum_walk_fast.c checks that).
  */
-static inline uint16_t
-csum_walk_be16_(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 static inline __attribute__((always_inline)) enum csum_walk_status
 csum_walk_eth_fast(const void *hdr, uint32_t hdr_len, uint32_t pkt_len,
 		   uint32_t off, struct csum_walk *w)
@@ -143,24 +139,24 @@ csum_walk_eth_fast(const void *hdr, uint32_t hdr_len, uint32_t pkt_len,
 	/* Ethernet and the smallest IP header. */
 	if (p == NULL || l3 + 20 > hdr_len)
 		goto general;
-	type = csum_walk_be16_(p + l3 - 2);
+	type = csum_be16(p + l3 - 2);
 	if (type == 0x8100 || type == 0x88a8) {
 		tpid = type;
 		n_vlans = 1;
 		l3 += 4;
 		if (l3 + 20 > hdr_len)
 			goto general;
-		type = csum_walk_be16_(p + l3 - 2);
+		type = csum_be16(p + l3 - 2);
 	}
 	version = p[l3] >> 4;
 	if (type == 0x0800 && version == 4) {
-		uint32_t ihl = (p[l3] & 0xfu) * 4, total = csum_walk_be16_(p + l3 + 2);
+		uint32_t ihl = (p[l3] & 0xfu) * 4, total = csum_be16(p + l3 + 2);
 
 		l4 = l3 + ihl;
 		end = l3 + total;
 		if (ihl < 20 || l4 > hdr_len || total < ihl || end > pkt_len)
 			goto general;
-		frag = csum_walk_be16_(p + l3 + 6);
+		frag = csum_be16(p + l3 + 6);
 		if (ihl > 20)
 			flags |= CSUM_WALK_F_IP_OPTIONS;
 		if (frag & 0x3fff)
@@ -172,7 +168,7 @@ csum_walk_eth_fast(const void *hdr, uint32_t hdr_len, uint32_t pkt_len,
 		l4 = l3 + 40;
 		if (l4 > hdr_len)
 			goto general;
-		end = l4 + csum_walk_be16_(p + l3 + 4);
+		end = l4 + csum_be16(p + l3 + 4);
 		proto = p[l3 + 6];
 		/* Hop-by-hop (and a jumbogram), routing, fragment, AH, dest. options. */
 		if (end > pkt_len || proto == 0 || proto == 43 || proto == 44 ||

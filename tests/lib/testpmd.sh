@@ -4,6 +4,8 @@
 # defines fail() (and for a tp_* session owns $WORK, a scratch directory).
 #   testpmd_session <eal args> <app args>: commands on stdin, all at once;
 #       output in $OUT, exit status in $RC; fwd_stats reads $OUT.
+#   pcap_session <cmds> <in.pcap> <out.pcap>: hwcsum over net_pcap, the
+#       commands from a file; xstat_of reads an xstat from $OUT.
 #   tp_start / tp_cmd / tp_stop: one interactive testpmd through a fifo,
 #       each command's output in $LAST as soon as testpmd has run it.
 
@@ -32,6 +34,31 @@ testpmd_session() {
 	OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" $eal -- \
 		-i --total-num-mbufs=4096 $app 2>&1)
 	RC=$?
+}
+
+# pcap_session <cmds file> <in.pcap> <out.pcap> [what]: the commands on a
+# hwcsum port (1) over a net_pcap sub-port (0, owned and hidden) that reads
+# in.pcap once and writes what hwcsum sends to out.pcap; before "stop" it
+# waits 2 s for the reads. Output in $OUT, exit status in $RC; a failed
+# exit or "Invalid port" fails, named by what.
+pcap_session() {
+	local cmds=$1 in=$2 out=$3 what=${4:+$4: }
+	OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
+		--vdev "net_pcap0,rx_pcap=$in,tx_pcap=$out" \
+		--vdev net_hwcsum0,sub=net_pcap0 \
+		-- -i --no-flush-rx --total-num-mbufs=4096 --nb-ports=1 \
+		< <(while read -r l; do
+			[ "$l" = "stop" ] && sleep 2
+			echo "$l"
+		done < "$cmds") 2>&1)
+	RC=$?
+	[ "$RC" -eq 0 ] || fail "${what}testpmd exited $RC"
+	! grep -q "Invalid port" <<<"$OUT" || fail "${what}testpmd said Invalid port"
+}
+
+# xstat_of <name>: its value in `show port xstats` output in $OUT.
+xstat_of() {
+	awk -v n="$1:" '$1 == n { print $2 }' <<<"$OUT"
 }
 
 # Print "rx tx" from the accumulated forward statistics block of a port.

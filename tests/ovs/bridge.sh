@@ -10,7 +10,7 @@
 # a 4 MiB TCP transfer whose SHA-256 matches, captured on both peers with
 # tshark finding no bad checksum; link state and hwcsum's xstats in the
 # interface's status and statistics; mtu_request 1400, 9000 (refused by
-# net_af_packet, see docs/ovs.md), 1500; delete and re-add; a restart of
+# net_af_packet, see docs/ovs.md; jumbo.sh takes 9000 over net_pcap), 1500; delete and re-add; a restart of
 # ovs-vswitchd.
 # Usage: bridge.sh <build dir> <librte_net_hwcsum.so>
 BUILD=$1 PMD_SO=$2

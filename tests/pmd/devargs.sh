@@ -31,9 +31,11 @@ expect_bad "sub-port already owned" \
 	"net_hwcsum1: sub-port 'net_ring0' is already owned by 'net_hwcsum0'"
 expect_bad "rx_partial_seed value" "--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,rx_partial_seed=yes" 2 \
 	"net_hwcsum0: devarg rx_partial_seed='yes' is not one of: auto on off"
+expect_bad "peer_segment value" "--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,peer_segment=1" 2 \
+	"net_hwcsum0: devarg peer_segment='1' is not one of: auto on off"
 
 # The same command line with good devargs must work, or the checks above
 # prove nothing.
-testpmd_session "--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,rx_partial_seed=on" "--nb-ports=1" </dev/null
+testpmd_session "--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,rx_partial_seed=on,peer_segment=off" "--nb-ports=1" </dev/null
 [ "$RC" -eq 0 ] && pass "good devargs: exit 0" || fail "good devargs: exit $RC"
 finish

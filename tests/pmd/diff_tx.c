@@ -34,9 +34,6 @@
 #define BURST_MAX 12
 #define TMPL_MAX 3
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
 static struct {
 	unsigned long inputs, packets, fast_done, refused, chained, prep_refused;
 	struct hwcsum_txq_stats q;
@@ -427,17 +424,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 /* ------------------------------------------- the seeded run's hooks */
 
-size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
-int fuzz_seeded_report(unsigned long iters);
 const char *const fuzz_seeded_name = TARGET;
 
 size_t
 fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 {
-	size_t i;
-
-	for (i = 0; i < cap; i++)
-		buf[i] = (uint8_t)next();
+	fz_fill(buf, cap, next);
 	return cap;
 }
 
@@ -445,7 +437,14 @@ int
 fuzz_seeded_report(unsigned long iters)
 {
 	const uint64_t *q = diff_stats.q.c;
-	int bad = 0;
+	const struct fz_need need[] = {
+		FZ_NEED(diff_stats.fast_done), FZ_NEED(diff_stats.refused),
+		FZ_NEED(diff_stats.prep_refused), FZ_NEED(diff_stats.chained),
+		FZ_NEED(q[HWCSUM_TX_REQ_GENERIC]),
+		FZ_NEED(q[HWCSUM_TX_REQ_DPDK]), FZ_NEED(q[HWCSUM_TX_LCO]),
+		FZ_NEED(q[HWCSUM_TX_IP_SW]), FZ_NEED(q[HWCSUM_TX_IP_HW]),
+		FZ_NEED(q[HWCSUM_TX_L4_SW]),
+	};
 
 	printf("%s: %lu bursts, %lu packets (%lu chained), %lu refused, "
 	       "%lu done in one segment without an engine\n", TARGET,
@@ -459,17 +458,5 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_TX_LCO], q[HWCSUM_TX_IP_SW], q[HWCSUM_TX_IP_HW]);
 	if (iters < 1000)
 		return 0;
-#define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
-	NEED(diff_stats.fast_done);
-	NEED(diff_stats.refused);
-	NEED(diff_stats.prep_refused);
-	NEED(diff_stats.chained);
-	NEED(q[HWCSUM_TX_REQ_GENERIC]);
-	NEED(q[HWCSUM_TX_REQ_DPDK]);
-	NEED(q[HWCSUM_TX_LCO]);
-	NEED(q[HWCSUM_TX_IP_SW]);
-	NEED(q[HWCSUM_TX_IP_HW]);
-	NEED(q[HWCSUM_TX_L4_SW]);
-#undef NEED
-	return bad;
+	return fz_needs(need, RTE_DIM(need));
 }

@@ -14,7 +14,9 @@
  *    code with lib/csum, and an independent header builder for well-formed
  *    packets (Ethernet, tags, IPv4 with options, IPv6 with an extension
  *    header, UDP tunnels, UDP/TCP/SCTP);
- *  - fuzz_fail(): prints why, saves the input as a reproducer, aborts.
+ *  - fuzz_fail(): prints why, saves the input as a reproducer, aborts;
+ *  - the hooks the seeded driver calls in each target, fz_fill() and
+ *    fz_needs() for them.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -577,6 +579,53 @@ ref_l4_ok(const uint8_t *buf, uint32_t l3, uint32_t l4, uint32_t end,
 		return false;
 	return ref_fold(ref_pseudo(buf + l3, end - l4, proto) +
 			ref_sum(buf + l4, end - l4)) == 0xffff;
+}
+
+/* ------------------------------------ the entry points and the hooks */
+
+/* libFuzzer's entry points, which each target defines. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+/*
+ * Each target defines these for test_fuzz_seeded_pmd.c: one input of at
+ * most cap bytes from the random source next, and the report after iters
+ * inputs (non-zero: a long run never reached a path it exists for).
+ */
+size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
+int fuzz_seeded_report(unsigned long iters);
+extern const char *const fuzz_seeded_name;
+
+/* cap random bytes from next into buf. */
+static inline void
+fz_fill(uint8_t *buf, size_t cap, uint64_t (*next)(void))
+{
+	size_t i;
+
+	for (i = 0; i < cap; i++)
+		buf[i] = (uint8_t)next();
+}
+
+/* A path a long seeded run must reach: its name and how often it was. */
+struct fz_need {
+	const char *what;
+	uint64_t reached;
+};
+#define FZ_NEED(x) { #x, (uint64_t)(x) }
+
+/* The report's verdict: 1, naming each, when a needed path was never reached. */
+static inline int
+fz_needs(const struct fz_need *need, size_t n)
+{
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (need[i].reached == 0) {
+			printf("%s: never reached: %s\n", fuzz_seeded_name, need[i].what);
+			bad = 1;
+		}
+	return bad;
 }
 
 #endif

@@ -45,9 +45,6 @@
 #define L4_MASK ((uint64_t)RTE_MBUF_F_RX_L4_CKSUM_MASK)
 #define OL4_MASK ((uint64_t)RTE_MBUF_F_RX_OUTER_L4_CKSUM_MASK)
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
 struct fuzz_rx_stats {
 	unsigned long inputs, structured, expected_checked, complete,
 		good_checked, bad_checked, inner_good, outer_good, sub_kept,
@@ -686,17 +683,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 /* ------------------------------------------- the seeded run's hooks */
 
-size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
-int fuzz_seeded_report(unsigned long iters);
 const char *const fuzz_seeded_name = TARGET;
 
 size_t
 fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 {
-	size_t i;
-
-	for (i = 0; i < cap; i++)
-		buf[i] = (uint8_t)next();
+	fz_fill(buf, cap, next);
 	if (next() % 4 != 0) {
 		buf[0] &= 0xfe;
 		return RTE_MIN(cap, 16 + FZ_PKT_MAX + FZ_MAX_SEGS);
@@ -719,7 +711,17 @@ fuzz_seeded_report(unsigned long iters)
 {
 	const struct fuzz_rx_stats *s = &fuzz_rx_stats;
 	const uint64_t *q = s->q.c;
-	int bad = 0;
+	const struct fz_need need[] = {
+		FZ_NEED(s->expected_checked), FZ_NEED(s->complete),
+		FZ_NEED(s->outer_resolved), FZ_NEED(s->good_checked),
+		FZ_NEED(s->bad_checked), FZ_NEED(s->inner_good),
+		FZ_NEED(s->sub_kept), FZ_NEED(q[HWCSUM_RX_VERDICT_SUB]),
+		FZ_NEED(q[HWCSUM_RX_OUTER_L4_BAD]),
+		FZ_NEED(q[HWCSUM_RX_OUTER_IP_BAD]),
+		FZ_NEED(q[HWCSUM_RX_L4_NONE]), FZ_NEED(q[HWCSUM_RX_UNKNOWN]),
+		FZ_NEED(q[HWCSUM_RX_TUNNEL_MALFORMED]),
+		FZ_NEED(q[HWCSUM_RX_INNER_UNKNOWN]),
+	};
 
 	printf("%s: %lu inputs (%lu structured, %lu checked against expected verdicts), "
 	       "COMPLETE checked %lu, GOOD/BAD claims checked %lu/%lu, COMPLETE + good "
@@ -738,21 +740,5 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_RX_INNER_UNKNOWN]);
 	if (iters < 10000)
 		return 0;
-#define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
-	NEED(s->expected_checked);
-	NEED(s->complete);
-	NEED(s->outer_resolved);
-	NEED(s->good_checked);
-	NEED(s->bad_checked);
-	NEED(s->inner_good);
-	NEED(s->sub_kept);
-	NEED(q[HWCSUM_RX_VERDICT_SUB]);
-	NEED(q[HWCSUM_RX_OUTER_L4_BAD]);
-	NEED(q[HWCSUM_RX_OUTER_IP_BAD]);
-	NEED(q[HWCSUM_RX_L4_NONE]);
-	NEED(q[HWCSUM_RX_UNKNOWN]);
-	NEED(q[HWCSUM_RX_TUNNEL_MALFORMED]);
-	NEED(q[HWCSUM_RX_INNER_UNKNOWN]);
-#undef NEED
-	return bad;
+	return fz_needs(need, RTE_DIM(need));
 }

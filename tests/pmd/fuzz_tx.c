@@ -48,9 +48,6 @@
 		   RTE_MBUF_F_TX_TUNNEL_MASK | RTE_MBUF_F_TX_OUTER_IPV4 | \
 		   RTE_MBUF_F_TX_OUTER_IPV6 | RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
 /* How far inputs got, so the seeded run can prove it reached the deep paths. */
 struct fuzz_tx_stats {
 	unsigned long inputs, structured, verified, refused, too_many_segs,
@@ -615,18 +612,15 @@ out:
 
 /* ------------------------------------------- the seeded run's hooks */
 
-size_t fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void));
-int fuzz_seeded_report(unsigned long iters);
 const char *const fuzz_seeded_name = TARGET;
 
 /* Random bytes; three in four inputs structured (even first byte). */
 size_t
 fuzz_seeded_input(uint8_t *buf, size_t cap, uint64_t (*next)(void))
 {
-	size_t i, size;
+	size_t size;
 
-	for (i = 0; i < cap; i++)
-		buf[i] = (uint8_t)next();
+	fz_fill(buf, cap, next);
 	if (next() % 4 != 0) {
 		buf[0] &= 0xfe;
 		size = 64 + FZ_PKT_MAX + FZ_MAX_SEGS;
@@ -642,7 +636,16 @@ fuzz_seeded_report(unsigned long iters)
 {
 	const struct fuzz_tx_stats *s = &fuzz_tx_stats;
 	const uint64_t *q = s->q.c;
-	int bad = 0;
+	const struct fz_need need[] = {
+		FZ_NEED(s->verified), FZ_NEED(s->retried),
+		FZ_NEED(s->too_many_segs), FZ_NEED(s->seg_refused),
+		FZ_NEED(q[HWCSUM_TX_REQ_GENERIC]),
+		FZ_NEED(q[HWCSUM_TX_REQ_DPDK]), FZ_NEED(q[HWCSUM_TX_L4_HW]),
+		FZ_NEED(q[HWCSUM_TX_L4_SW]), FZ_NEED(q[HWCSUM_TX_LCO]),
+		FZ_NEED(q[HWCSUM_TX_OUTER_UDP_HW]),
+		FZ_NEED(q[HWCSUM_TX_IP_HW]), FZ_NEED(q[HWCSUM_TX_IP_SW]),
+		FZ_NEED(q[HWCSUM_TX_CRC32C_SW]),
+	};
 
 	printf("%s: %lu inputs (%lu structured), %lu verified end to end, "
 	       "%lu retried (%lu split differently, same wire bytes), "
@@ -657,20 +660,5 @@ fuzz_seeded_report(unsigned long iters)
 	       q[HWCSUM_TX_IP_HW], q[HWCSUM_TX_IP_SW], q[HWCSUM_TX_CRC32C_SW]);
 	if (iters < 10000)
 		return 0;
-#define NEED(x) do { if (!(x)) { printf("%s: never reached: %s\n", TARGET, #x); bad = 1; } } while (0)
-	NEED(s->verified);
-	NEED(s->retried);
-	NEED(s->too_many_segs);
-	NEED(s->seg_refused);
-	NEED(q[HWCSUM_TX_REQ_GENERIC]);
-	NEED(q[HWCSUM_TX_REQ_DPDK]);
-	NEED(q[HWCSUM_TX_L4_HW]);
-	NEED(q[HWCSUM_TX_L4_SW]);
-	NEED(q[HWCSUM_TX_LCO]);
-	NEED(q[HWCSUM_TX_OUTER_UDP_HW]);
-	NEED(q[HWCSUM_TX_IP_HW]);
-	NEED(q[HWCSUM_TX_IP_SW]);
-	NEED(q[HWCSUM_TX_CRC32C_SW]);
-#undef NEED
-	return bad;
+	return fz_needs(need, RTE_DIM(need));
 }

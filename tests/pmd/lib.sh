@@ -31,6 +31,26 @@ private_veth_pair() {
 	ip link set veth1 up || { echo "FAIL: cannot set up the veth pair"; exit 1; }
 }
 
+# seg_pcap_gen tso|uso: WORK (a scratch directory, kept at exit only with
+# KEEP set) and WORK/in.pcap from tests/pmd/<name>_pcap.py (GEN).
+seg_pcap_gen() {
+	WORK=$(mktemp -d "/var/tmp/hwcsum-$1.XXXXXX")
+	trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
+	GEN="$(dirname "${BASH_SOURCE[0]}")/$1_pcap.py"
+	/usr/bin/python3 "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+}
+
+# seg_pcap_check MSS WHAT DOES: GEN's check of WORK/out.pcap against
+# WORK/in.pcap, cut at MSS; "WHAT<N segments>DOES" passes, its FAIL lines fail.
+seg_pcap_check() {
+	local out
+	if out=$(/usr/bin/python3 "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" "$1"); then
+		pass "$2$(tail -1 <<<"$out")$3"
+	else
+		fail "$2$(grep FAIL <<<"$out" | head -5)"
+	fi
+}
+
 finish() {
 	if [ "$FAILS" -ne 0 ]; then
 		echo "--- last testpmd output ---"

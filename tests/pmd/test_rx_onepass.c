@@ -19,10 +19,14 @@
  * 0-2 tags, UDP/TCP/SCTP, every checksum right or one wrong, zero UDP
  * checksums (outer and inner), odd payload lengths, Ethernet padding,
  * and damage: truncations, length fields that lie (IP and UDP),
- * IPv6 payload length 0, flipped header bytes, tunnel headers broken;
- * and the sub-port's checksum flags (none, GOOD/BAD/NONE/UNKNOWN). Half
- * the packets are shaped as the usual frame (hwcsum_rx_usual.h), which a
- * single segment then takes through that path when nothing is wrong.
+ * IPv6 payload length 0, flipped header bytes, tunnel headers broken
+ * (after the checksums, or before them, so that only the header is
+ * wrong); and the sub-port's checksum flags (none, GOOD/BAD/NONE/UNKNOWN).
+ * Half the packets are shaped as the usual frame (hwcsum_rx_usual.h: IPv4
+ * or IPv6 without options, plain, VXLAN or GENEVE without options), which
+ * a single segment then takes through that path when nothing is wrong;
+ * the test requires a share of each IP version, outer and inner, and of
+ * each tunnel type to have gone through it.
  *
  * Usage: test_rx_onepass [iterations] (a seed in HWCSUM_TEST_SEED replays).
  */
@@ -38,6 +42,9 @@
 #include "fuzz_common.h"
 
 #define COMPLETE_FLAG (UINT64_C(1) << 31)
+/* Of every shape of the usual frame, at least 1/this of the packets went
+ * through its path (each comes out at three times that or more). */
+#define USUAL_SHAPE_SHARE 100
 #define RX_FLAGS ((uint64_t)(RTE_MBUF_F_RX_IP_CKSUM_MASK | \
 			     RTE_MBUF_F_RX_L4_CKSUM_MASK | \
 			     RTE_MBUF_F_RX_OUTER_IP_CKSUM_BAD | \
@@ -65,7 +72,8 @@ static uint8_t out_a[FZ_PKT_MAX + 64], out_b[FZ_PKT_MAX + 64];
 
 struct counts {
 	unsigned long cases, complete, verdicts, tunnels, inner_good, bad,
-		none, unknown, sub, resolved, usual, usual_tunnel;
+		none, unknown, sub, resolved, usual, usual_tunnel, usual_v6,
+		usual_inner_v6, usual_geneve;
 } counts;
 
 /* A packet as fuzz_rx.c builds it: every checksum right, then spoiled. */
@@ -75,7 +83,7 @@ make_packet(void)
 	static const uint16_t ports[FZ_TUN__COUNT] = { 0, 4789, 6081, 4790, 6080 };
 	struct fz_pkt_opts o;
 	struct fz_pkt l;
-	uint32_t len, i;
+	uint32_t len, i, damage = below(16);
 	bool outer_zero, inner_zero;
 
 	memset(&o, 0, sizeof(o));
@@ -93,10 +101,12 @@ make_packet(void)
 	 * its path sees every damage below too. */
 	if (below(2)) {
 		o.vlans = below(2);
-		o.v6 = false;
+		o.v6 = below(3) == 0;
 		o.ip_opt = 0;
-		o.tun = below(3) ? FZ_TUN_VXLAN : FZ_TUN_NONE;
-		o.inner_v6 = false;
+		o.tun = below(3) == 0 ? FZ_TUN_NONE :
+			below(3) == 0 ? FZ_TUN_GENEVE : FZ_TUN_VXLAN;
+		o.tun_opt = 0;
+		o.inner_v6 = below(3) == 0;
 		o.inner_ip_opt = 0;
 		o.proto = below(3) == 0 ? IPPROTO_TCP : IPPROTO_UDP;
 	}
@@ -109,6 +119,10 @@ make_packet(void)
 	len = l.len;
 	inner_zero = l.proto == IPPROTO_UDP && below(8) == 0;
 	outer_zero = l.encap && below(6) == 0;
+	/* A tunnel header that is wrong with every checksum right: only the
+	 * header can tell (GENEVE options or a C bit, VXLAN flags). */
+	if (damage == 9 && l.encap)
+		pkt[l.tun_hdr + below(4)] ^= (uint8_t)(1u << below(8));
 	ref_l4_fill(pkt, l.l3, l.l4, l.l3_end, l.proto);
 	if (inner_zero)
 		put16(pkt + l.l4 + 6, 0);
@@ -124,7 +138,7 @@ make_packet(void)
 			ref_ipv4_fill(pkt + l.outer_l3);
 	}
 	/* Spoil: a checksum, a length, a header byte, the end. */
-	switch (below(16)) {
+	switch (damage) {
 	case 0:
 		pkt[l.l4 + fz_csum_off(l.proto)] ^= 0x01;
 		break;
@@ -209,6 +223,12 @@ usual_count(const struct hwcsum_private *priv, uint64_t flags, uint32_t ptype,
 	if (hwcsum_rx_usual(priv, m, flags & HWCSUM_RX_CKSUM_FLAGS, &st)) {
 		counts.usual++;
 		counts.usual_tunnel += (m->packet_type & RTE_PTYPE_TUNNEL_MASK) != 0;
+		counts.usual_v6 += (m->packet_type & RTE_PTYPE_L3_MASK) ==
+			RTE_PTYPE_L3_IPV6;
+		counts.usual_inner_v6 += (m->packet_type & RTE_PTYPE_INNER_L3_MASK) ==
+			RTE_PTYPE_INNER_L3_IPV6;
+		counts.usual_geneve += (m->packet_type & RTE_PTYPE_TUNNEL_MASK) ==
+			RTE_PTYPE_TUNNEL_GENEVE;
 	}
 	fz_chain_free(c);
 	free(c);
@@ -340,19 +360,30 @@ main(int argc, char **argv)
 	printf("test_rx_onepass: %lu packets the same both ways: COMPLETE %lu, with "
 	       "verdicts %lu, tunnels %lu (inner and outer L4 GOOD %lu), a BAD verdict %lu, "
 	       "a zero UDP checksum %lu, unknown %lu, sub-port's verdict %lu, outer partial "
-	       "resolved %lu; the usual frame's path took %lu (tunnels %lu)\n",
+	       "resolved %lu; the usual frame's path took %lu (tunnels %lu, outer IPv6 %lu, "
+	       "inner IPv6 %lu, GENEVE %lu)\n",
 	       counts.cases, counts.complete, counts.verdicts,
 	       counts.tunnels, counts.inner_good, counts.bad, counts.none, counts.unknown,
-	       counts.sub, counts.resolved, counts.usual, counts.usual_tunnel);
+	       counts.sub, counts.resolved, counts.usual, counts.usual_tunnel,
+	       counts.usual_v6, counts.usual_inner_v6, counts.usual_geneve);
 	free(priv);
 	udp_tunnel_registry_destroy(reg);
 	/* Every case must have been reached, or the test proves little. */
 	if (iters >= 10000 && (counts.inner_good == 0 || counts.bad == 0 ||
 			       counts.none == 0 || counts.unknown == 0 ||
-			       counts.sub == 0 || counts.resolved == 0 ||
-			       counts.usual < iters / 20 ||
-			       counts.usual_tunnel < iters / 40)) {
+			       counts.sub == 0 || counts.resolved == 0)) {
 		fprintf(stderr, "test_rx_onepass: a case was never reached\n");
+		return 1;
+	}
+	if (iters >= 10000 && (counts.usual < iters / 20 ||
+			       counts.usual_tunnel < iters / 40 ||
+			       counts.usual_v6 < iters / USUAL_SHAPE_SHARE ||
+			       counts.usual_inner_v6 < iters / USUAL_SHAPE_SHARE ||
+			       counts.usual_geneve < iters / USUAL_SHAPE_SHARE)) {
+		fprintf(stderr, "test_rx_onepass: the usual frame's path took too few "
+			"packets of a shape (counts above; at least %lu in all, %lu "
+			"tunnels, %lu of each of outer IPv6, inner IPv6, GENEVE)\n",
+			iters / 20, iters / 40, iters / USUAL_SHAPE_SHARE);
 		return 1;
 	}
 	return 0;

@@ -22,32 +22,13 @@
  *
  * usage: test_uso <librte_net_hwcsum.so> [capture.pcap]
  */
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <rte_bus_vdev.h>
-#include <rte_eal.h>
-#include <rte_errno.h>
-#include <rte_eth_ring.h>
-#include <rte_ethdev.h>
-#include <rte_ip.h>
-#include <rte_mbuf.h>
-#include <rte_ring.h>
-#include <rte_udp.h>
-
-#include "csum_mbuf.h"
-
-#define RING_NAME "uso"
-#define SUB_NAME "net_ring_" RING_NAME
-#define HW_NAME "net_hwcsum_uso"
-#define TOP_NAME "net_hwcsum_uso_top"
-#define RING_SIZE 32
-#define MAX_PKT 70000
-#define MAX_SEGS 256
-#define UDP_HLEN 8
+#define SEG_NAME "uso"
+#define L4_PROTO IPPROTO_UDP
+#define L4_HLEN 8
+#define L4_CSUM_OFF 6
+#define L4_SEG RTE_MBUF_F_TX_UDP_SEG
+#define SEG_DF false
+#define PAYLOAD_BYTE(i) ((uint8_t)((i) * 29 + (i) / 253))
 #define INNER_SPORT 5001
 #define INNER_DPORT 7000
 #define PORT_TX_OFFLOADS (RTE_ETH_TX_OFFLOAD_UDP_TSO | \
@@ -59,346 +40,43 @@
 			  RTE_ETH_TX_OFFLOAD_OUTER_IPV4_CKSUM | \
 			  RTE_ETH_TX_OFFLOAD_OUTER_UDP_CKSUM | \
 			  RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+#define WHAT "UDP_TSO and the tunnel TSO offloads"
 
-/* After MAX_PKT: the port, rings, pool and helpers both tests share. */
-#include "seg_test.h"
+/* The shapes, their judge, the refusals, the lies and the port set-up. */
+#include "seg_shapes.h"
 
-static int failures, checks;
-static unsigned int n_packets;	/* USO packets sent whole, per pass */
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
-
-enum tunnel { T_NONE, T_VXLAN, T_GENEVE, T_GUE };
-
-struct shape {
-	enum tunnel tunnel;
-	int outer_ip, inner_ip;	/* 4 or 6 */
-	unsigned int geneve_opt;	/* option bytes, multiple of 8 */
-	bool outer_csum;	/* RTE_MBUF_F_TX_OUTER_UDP_CKSUM */
-	bool no_ip_cksum;	/* IPv4 without RTE_MBUF_F_TX_IP_CKSUM */
-	uint32_t payload, mss;
-	bool chain;
-};
-
-struct layout {
-	uint32_t outer_l3, outer_l4, l3, l4, hdr;
-	uint32_t outer_l3_len, l3_len, l2_len;
-};
-
+/* The datagram's UDP header, its checksum wrong: hwcsum must fill it. */
 static void
-shape_name(const struct shape *s, char *buf, size_t len)
+l4_put(uint8_t *p, const struct shape *s)
 {
-	static const char *const t[] = { "udp", "vxlan", "geneve", "gue" };
-
-	snprintf(buf, len, "%s%s/ip%d%s%s%s payload %u mss %u%s", t[s->tunnel],
-		 s->tunnel == T_NONE ? "" : s->outer_ip == 4 ? " over ip4" : " over ip6",
-		 s->inner_ip, s->geneve_opt ? " +opts" : "",
-		 s->outer_csum ? " outer-csum" : "",
-		 s->no_ip_cksum ? " no-IP_CKSUM" : "", s->payload, s->mss,
-		 s->chain ? " chained" : "");
+	put_udp(p, INNER_SPORT, INNER_DPORT, L4_HLEN + s->payload, 0x3333);
 }
 
+/* Each segment a datagram of its own: its UDP length (__udp_gso_segment). */
 static void
-put_udp(uint8_t *p, uint16_t sport, uint16_t dport, uint32_t len, uint16_t cksum)
+l4_expect(uint8_t *h, const struct shape *s, const struct layout *l,
+	  uint32_t i, uint32_t n, uint32_t seg_len)
 {
-	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)p;
-
-	uh->src_port = rte_cpu_to_be_16(sport);
-	uh->dst_port = rte_cpu_to_be_16(dport);
-	uh->dgram_len = rte_cpu_to_be_16(len);
-	uh->dgram_cksum = cksum;
-}
-
-static uint32_t
-build(const struct shape *s, uint8_t *buf, struct layout *l)
-{
-	uint32_t off, inner_len = (s->inner_ip == 4 ? 20 : 40) + UDP_HLEN + s->payload;
-	uint32_t i;
-
-	memset(l, 0, sizeof(*l));
-	if (s->tunnel != T_NONE) {
-		uint32_t tun = s->tunnel == T_VXLAN ? 8 : s->tunnel == T_GENEVE ?
-			8 + s->geneve_opt : 4;
-		uint32_t inner_eth = s->tunnel == T_GUE ? 0 : 14;
-		uint32_t udp_len = UDP_HLEN + tun + inner_eth + inner_len;
-		uint8_t *t;
-
-		put_eth(buf, s->outer_ip);
-		l->outer_l3 = 14;
-		l->outer_l3_len = put_ip(buf + 14, s->outer_ip, udp_len, IPPROTO_UDP, 100, false);
-		l->outer_l4 = l->outer_l3 + l->outer_l3_len;
-		put_udp(buf + l->outer_l4, 49152 + s->payload % 1000,
-			s->tunnel == T_VXLAN ? 4789 : s->tunnel == T_GENEVE ? 6081 : 6080,
-			udp_len, 0x7777);
-		t = buf + l->outer_l4 + UDP_HLEN;
-		memset(t, 0, tun);
-		if (s->tunnel == T_VXLAN) {
-			t[0] = 0x08;
-			t[6] = 42;
-		} else if (s->tunnel == T_GENEVE) {
-			t[0] = s->geneve_opt / 4;
-			t[2] = 0x65;
-			t[3] = 0x58;
-			t[6] = 42;
-			for (i = 0; i < s->geneve_opt; i += 8) {
-				t[8 + i + 1] = 0x42;
-				t[8 + i + 3] = 1;
-				t[8 + i + 4] = (uint8_t)i;
-			}
-		} else {
-			t[1] = s->inner_ip == 4 ? 4 : 41;	/* GUE: inner protocol */
-		}
-		off = l->outer_l4 + UDP_HLEN + tun;
-		if (inner_eth)
-			put_eth(buf + off, s->inner_ip);
-		off += inner_eth;
-		l->l2_len = off - l->outer_l4;
-	} else {
-		put_eth(buf, s->inner_ip);
-		off = 14;
-		l->l2_len = 14;
-	}
-	l->l3 = off;
-	l->l3_len = put_ip(buf + off, s->inner_ip, UDP_HLEN + s->payload,
-			   IPPROTO_UDP, 200, false);
-	l->l4 = l->l3 + l->l3_len;
-	put_udp(buf + l->l4, INNER_SPORT, INNER_DPORT, UDP_HLEN + s->payload, 0x3333);
-	l->hdr = l->l4 + UDP_HLEN;
-	for (i = 0; i < s->payload; i++)
-		buf[l->hdr + i] = (uint8_t)(i * 29 + i / 253);
-	return l->hdr + s->payload;
-}
-
-/* The request as DPDK documents it: lengths, tso_segsz, UDP_SEG. */
-static void
-offload(struct rte_mbuf *m, const struct shape *s, const struct layout *l)
-{
-	uint64_t fl = RTE_MBUF_F_TX_UDP_SEG;
-
-	if (s->inner_ip == 4)
-		fl |= RTE_MBUF_F_TX_IPV4 | (s->no_ip_cksum ? 0 : RTE_MBUF_F_TX_IP_CKSUM);
-	else
-		fl |= RTE_MBUF_F_TX_IPV6;
-	if (s->tunnel != T_NONE) {
-		fl |= s->tunnel == T_VXLAN ? RTE_MBUF_F_TX_TUNNEL_VXLAN :
-			s->tunnel == T_GENEVE ? RTE_MBUF_F_TX_TUNNEL_GENEVE :
-			RTE_MBUF_F_TX_TUNNEL_UDP;
-		fl |= s->outer_ip == 4 ? RTE_MBUF_F_TX_OUTER_IPV4 |
-			RTE_MBUF_F_TX_OUTER_IP_CKSUM : RTE_MBUF_F_TX_OUTER_IPV6;
-		if (s->outer_csum)
-			fl |= RTE_MBUF_F_TX_OUTER_UDP_CKSUM;
-		m->outer_l2_len = 14;
-		m->outer_l3_len = l->outer_l3_len;
-	}
-	m->ol_flags = fl;
-	m->l2_len = l->l2_len;
-	m->l3_len = l->l3_len;
-	m->l4_len = UDP_HLEN;
-	m->tso_segsz = s->mss;
-}
-
-static void
-zero_csums(uint8_t *h, const struct shape *s, const struct layout *l)
-{
-	if (s->tunnel != T_NONE) {
-		if (s->outer_ip == 4)
-			memset(h + l->outer_l3 + 10, 0, 2);
-		memset(h + l->outer_l4 + 6, 0, 2);
-	}
-	if (s->inner_ip == 4)
-		memset(h + l->l3 + 10, 0, 2);
-	memset(h + l->l4 + 6, 0, 2);
-}
-
-static void
-put16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-/* The test's own idea of segment i's headers (Linux's __udp_gso_segment). */
-static void
-expect_headers(uint8_t *h, const struct shape *s, const struct layout *l,
-	       uint32_t i, uint32_t seg_len)
-{
-	if (s->tunnel != T_NONE) {
-		if (s->outer_ip == 4) {
-			put16(h + l->outer_l3 + 2, seg_len - l->outer_l3);
-			put16(h + l->outer_l3 + 4, 100 + i);
-		} else {
-			put16(h + l->outer_l3 + 4, seg_len - l->outer_l3 - 40);
-		}
-		put16(h + l->outer_l4 + 4, seg_len - l->outer_l4);
-	}
-	if (s->inner_ip == 4) {
-		put16(h + l->l3 + 2, seg_len - l->l3);
-		put16(h + l->l3 + 4, 200 + i);
-	} else {
-		put16(h + l->l3 + 4, seg_len - l->l3 - 40);
-	}
-	put16(h + l->l4 + 4, seg_len - l->l4);	/* the datagram's own length */
-	zero_csums(h, s, l);
-}
-
-static void
-judge(const char *name, const struct shape *s, const struct layout *l,
-      const uint8_t *orig, struct rte_mbuf **segs, uint32_t got)
-{
-	static uint8_t want[512], have[512], joined[MAX_PKT];
-	uint32_t n = s->payload == 0 ? 1 : (s->payload + s->mss - 1) / s->mss;
-	uint32_t i, at = 0;
-
-	CHECK(got == n, "%s: %u segments, want %u", name, got, n);
-	for (i = 0; i < got && i < n; i++) {
-		struct rte_mbuf *m = segs[i];
-		uint32_t plen = RTE_MIN(s->mss, s->payload - i * s->mss);
-		uint32_t sum;
-		uint16_t f;
-		int v;
-
-		pcap_write(m);
-		CHECK(m->pkt_len == l->hdr + plen, "%s: seg %u: %u bytes, want %u",
-		      name, i, m->pkt_len, l->hdr + plen);
-		if (m->pkt_len != l->hdr + plen)
-			continue;
-		memcpy(want, orig, l->hdr);
-		expect_headers(want, s, l, i, m->pkt_len);
-		csum_mbuf_read(m, 0, l->hdr, have);
-		zero_csums(have, s, l);
-		CHECK(memcmp(want, have, l->hdr) == 0, "%s: seg %u: headers differ", name, i);
-		CHECK(!(m->ol_flags & (RTE_MBUF_F_TX_UDP_SEG | RTE_MBUF_F_TX_TCP_SEG |
-				       RTE_MBUF_F_TX_L4_MASK)),
-		      "%s: seg %u: flags %#" PRIx64 " left for the sub-port", name, i,
-		      m->ol_flags);
-		CHECK(csum_mbuf_complete(m, 14, &sum) == 0, "%s: seg %u: sum", name, i);
-		if (s->tunnel != T_NONE) {
-			if (s->outer_ip == 4)
-				CHECK(csum_mbuf_ipv4_hdr_ok(m, l->outer_l3) == 1,
-				      "%s: seg %u: outer IPv4 checksum", name, i);
-			csum_mbuf_read(m, l->outer_l4 + 6, 2, &f);
-			if (s->outer_csum) {
-				v = csum_mbuf_verify_l4(m, 14, sum, l->outer_l3,
-							l->outer_l4, IPPROTO_UDP, 0);
-				CHECK(v == CSUM_L4_GOOD && f != 0,
-				      "%s: seg %u: outer UDP checksum %d", name, i, v);
-			} else {
-				CHECK(f == 0, "%s: seg %u: outer UDP checksum %#x, want 0",
-				      name, i, f);
-			}
-		}
-		if (s->inner_ip == 4)
-			CHECK(csum_mbuf_ipv4_hdr_ok(m, l->l3) == 1,
-			      "%s: seg %u: inner IPv4 checksum", name, i);
-		csum_mbuf_read(m, l->l4 + 6, 2, &f);
-		v = csum_mbuf_verify_l4(m, 14, sum, l->l3, l->l4, IPPROTO_UDP, 0);
-		CHECK(v == CSUM_L4_GOOD && f != 0, "%s: seg %u: UDP checksum %d (%#x)",
-		      name, i, v, f);
-		csum_mbuf_read(m, l->hdr, plen, joined + at);
-		at += plen;
-	}
-	CHECK(at == s->payload && memcmp(joined, orig + l->hdr, at) == 0,
-	      "%s: payload not reassembled (%u of %u bytes)", name, at, s->payload);
-}
-
-static void
-one(const struct shape *s)
-{
-	static uint8_t orig[MAX_PKT];
-	struct rte_mbuf *segs[MAX_SEGS + 1], *m;
-	struct layout l;
-	char name[160];
-	uint32_t len, got;
-	uint16_t sent;
-
-	shape_name(s, name, sizeof(name));
-	len = build(s, orig, &l);
-	m = to_mbuf(orig, len, l.hdr, s->chain);
-	offload(m, s, &l);
-	CHECK(rte_eth_tx_prepare(port, 0, &m, 1) == 1, "%s: tx_prepare: %s",
-	      name, rte_strerror(rte_errno));
-	sent = rte_eth_tx_burst(port, 0, &m, 1);
-	CHECK(sent == 1, "%s: not sent", name);
-	if (sent != 1) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	n_packets++;
-	got = drain(segs, MAX_SEGS + 1);
-	judge(name, s, &l, orig, segs, got);
-	rte_pktmbuf_free_bulk(segs, got);
+	(void)s;
+	(void)i;
+	(void)n;
+	put16(h + l->l4 + 4, seg_len - l->l4);
 }
 
 static void
 all_shapes(void)
 {
-	static const uint32_t payloads[][2] = {
-		{ 10000, 1400 }, { 1400, 1400 }, { 100, 1400 }, { 4001, 1000 },
-	};
-	static const struct { enum tunnel t; unsigned int opt; } tunnels[] = {
+	static const struct tunnel_opt tunnels[] = {
 		{ T_NONE, 0 }, { T_VXLAN, 0 }, { T_GENEVE, 16 }, { T_GUE, 0 },
 	};
-	unsigned int t, o, in, cs, p;
 
-	n_packets = 0;
-	for (t = 0; t < RTE_DIM(tunnels); t++)
-		for (o = 4; o <= 6; o += 2)
-			for (in = 4; in <= 6; in += 2)
-				for (cs = 0; cs < 2; cs++)
-					for (p = 0; p < RTE_DIM(payloads); p++) {
-						struct shape s = {
-							.tunnel = tunnels[t].t,
-							.geneve_opt = tunnels[t].opt,
-							.outer_ip = o, .inner_ip = in,
-							.outer_csum = cs,
-							.payload = payloads[p][0],
-							.mss = payloads[p][1],
-							.chain = p == 3,
-						};
-
-						if (s.tunnel == T_NONE && (o == 6 || cs))
-							continue;
-						one(&s);
-					}
+	each_shape(tunnels, RTE_DIM(tunnels));
 	/* testpmd's IPv4 without IP_CKSUM; 130 segments through a ring of 32. */
-	one(&(struct shape){ T_NONE, 4, 4, 0, false, true, 5000, 1472, false });
-	one(&(struct shape){ T_VXLAN, 6, 4, 8, true, true, 64000, 496, true });
-	one(&(struct shape){ T_NONE, 4, 6, 0, false, false, 65000, 1452, false });
+	one(&(struct shape){ T_NONE, 4, 4, 0, false, 5000, 1472, false, true });
+	one(&(struct shape){ T_VXLAN, 6, 4, 8, true, 64000, 496, true, true });
+	one(&(struct shape){ T_NONE, 4, 6, 0, false, 65000, 1452, false, false });
 }
 
-static void
-refused(const char *what, const struct shape *s, int err,
-	void (*spoil)(struct rte_mbuf *m, const struct layout *l))
-{
-	static uint8_t buf[MAX_PKT];
-	struct layout l;
-	struct rte_mbuf *m;
-	uint32_t len = build(s, buf, &l);
-	uint64_t bad0 = xstat(port, "tx_bad_request_dropped");
-
-	m = to_mbuf(buf, len, l.hdr, s->chain);
-	offload(m, s, &l);
-	spoil(m, &l);
-	rte_errno = 0;
-	CHECK(rte_eth_tx_prepare(port, 0, &m, 1) == 0 && rte_errno == err,
-	      "%s: tx_prepare: errno %d, want %d", what, rte_errno, err);
-	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 1, "%s: not consumed", what);
-	CHECK(rte_ring_count(tx_ring) == 0, "%s: sent anyway", what);
-	(void)bad0;
-}
-
-static void spoil_nothing(struct rte_mbuf *m, const struct layout *l)
-{ (void)m; (void)l; }
-static void spoil_segsz(struct rte_mbuf *m, const struct layout *l)
-{ (void)l; m->tso_segsz = 0; }
 static void spoil_l4_len(struct rte_mbuf *m, const struct layout *l)
 { (void)l; m->l4_len = 20; }
 static void spoil_not_udp(struct rte_mbuf *m, const struct layout *l)
@@ -409,27 +87,17 @@ static void spoil_no_ip_type(struct rte_mbuf *m, const struct layout *l)
 { (void)l; m->ol_flags &= ~(RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_IP_CKSUM); }
 static void spoil_ip_cksum_v6(struct rte_mbuf *m, const struct layout *l)
 { (void)l; m->ol_flags |= RTE_MBUF_F_TX_IP_CKSUM; }
-static void spoil_gre(struct rte_mbuf *m, const struct layout *l)
-{
-	(void)l;
-	m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_TX_TUNNEL_MASK) |
-		RTE_MBUF_F_TX_TUNNEL_GRE;
-}
-static void spoil_tiny_mss(struct rte_mbuf *m, const struct layout *l)
-{ (void)l; m->tso_segsz = 100; }
+
+static const struct shape plain = { T_NONE, 4, 4, 0, false, 5000, 1400, false, false };
+static const struct shape vx = { T_VXLAN, 4, 4, 0, true, 5000, 1400, false, false };
 
 static void
 refusals(void)
 {
-	struct shape plain = { T_NONE, 4, 4, 0, false, false, 5000, 1400, false };
-	struct shape v6 = { T_NONE, 4, 6, 0, false, false, 5000, 1400, false };
-	struct shape vx = { T_VXLAN, 4, 4, 0, true, false, 5000, 1400, false };
+	struct shape v6 = plain;
 	struct shape big = plain;
-	static uint8_t buf[MAX_PKT];
-	struct layout l;
-	struct rte_mbuf *m;
-	uint32_t len;
 
+	v6.inner_ip = 6;
 	big.chain = true;
 	big.payload = 64000;
 	refused("tso_segsz 0", &plain, EINVAL, spoil_segsz);
@@ -440,152 +108,48 @@ refusals(void)
 	refused("IP_CKSUM on IPv6", &v6, EINVAL, spoil_ip_cksum_v6);
 	refused("GRE tunnel", &vx, ENOTSUP, spoil_gre);
 	refused("more than 256 segments", &big, EINVAL, spoil_tiny_mss);
-	/* Headers beyond the first mbuf. */
-	len = build(&plain, buf, &l);
-	m = to_mbuf(buf, len, l.hdr - 4, true);
-	offload(m, &plain, &l);
-	rte_errno = 0;
-	CHECK(rte_eth_tx_prepare(port, 0, &m, 1) == 0 && rte_errno == EINVAL,
-	      "headers not in the first mbuf: errno %d", rte_errno);
-	rte_pktmbuf_free(m);
-	(void)spoil_nothing;
+	refused_split_headers(&plain, 4);
 }
 
-/* Random lies in lengths, flags and header bytes: no crash, no mbuf lost. */
-static void
-lies(unsigned int n)
-{
-	static uint8_t buf[MAX_PKT];
-	static const uint64_t bits[] = {
-		RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_IPV6, RTE_MBUF_F_TX_IP_CKSUM,
-		RTE_MBUF_F_TX_OUTER_IPV4, RTE_MBUF_F_TX_OUTER_IPV6,
-		RTE_MBUF_F_TX_OUTER_UDP_CKSUM, RTE_MBUF_F_TX_TUNNEL_VXLAN,
-		RTE_MBUF_F_TX_TUNNEL_GENEVE, RTE_MBUF_F_TX_TUNNEL_UDP,
-		RTE_MBUF_F_TX_UDP_CKSUM, RTE_MBUF_F_TX_TCP_SEG, RTE_MBUF_F_TX_UDP_SEG,
-	};
-	struct rte_mbuf *out[RING_SIZE];
-	unsigned int i, k, accepted = 0;
-
-	srand(2929);
-	for (i = 0; i < n; i++) {
-		struct shape s = {
-			.tunnel = rand() % 4, .outer_ip = rand() % 2 ? 4 : 6,
-			.inner_ip = rand() % 2 ? 4 : 6, .geneve_opt = 8 * (rand() % 3),
-			.outer_csum = rand() % 2, .payload = rand() % 9000,
-			.mss = 1 + rand() % 3000, .chain = rand() % 2,
-		};
-		struct layout l;
-		uint32_t len = build(&s, buf, &l);
-		struct rte_mbuf *m;
-		uint16_t r;
-
-		for (k = rand() % 4; k > 0; k--)
-			buf[rand() % l.hdr] = (uint8_t)rand();
-		m = to_mbuf(buf, len, l.hdr - (rand() % 8 == 0 ? rand() % l.hdr : 0),
-			    s.chain);
-		offload(m, &s, &l);
-		switch (rand() % 6) {
-		case 0: m->l2_len = rand(); break;
-		case 1: m->l3_len = rand(); break;
-		case 2: m->l4_len = rand(); break;
-		case 3: m->outer_l3_len = rand(); break;
-		case 4: m->ol_flags ^= bits[rand() % RTE_DIM(bits)]; break;
-		default: m->tso_segsz = rand() % 64; break;
-		}
-		accepted += rte_eth_tx_prepare(port, 0, &m, 1);
-		r = rte_eth_tx_burst(port, 0, &m, 1);
-		CHECK(r == 1, "lie %u: not taken", i);
-		if (r != 1)
-			rte_pktmbuf_free(m);
-		do {
-			k = rte_ring_dequeue_burst(tx_ring, (void **)out, RING_SIZE, NULL);
-			rte_pktmbuf_free_bulk(out, k);
-			rte_eth_tx_burst(port, 0, NULL, 0);
-		} while (k != 0);
-	}
-	printf("lies: %u of %u accepted by tx_prepare\n", accepted, n);
-}
-
-static void
-in_use_zero(const char *when)
-{
-	CHECK(rte_mempool_in_use_count(mp) == 0, "%s: %u mbufs not back", when,
-	      rte_mempool_in_use_count(mp));
-}
+/* lies()'s flags: one of them flipped a packet. */
+static const uint64_t lie_bits[] = {
+	RTE_MBUF_F_TX_IPV4, RTE_MBUF_F_TX_IPV6, RTE_MBUF_F_TX_IP_CKSUM,
+	RTE_MBUF_F_TX_OUTER_IPV4, RTE_MBUF_F_TX_OUTER_IPV6,
+	RTE_MBUF_F_TX_OUTER_UDP_CKSUM, RTE_MBUF_F_TX_TUNNEL_VXLAN,
+	RTE_MBUF_F_TX_TUNNEL_GENEVE, RTE_MBUF_F_TX_TUNNEL_UDP,
+	RTE_MBUF_F_TX_UDP_CKSUM, RTE_MBUF_F_TX_TCP_SEG, RTE_MBUF_F_TX_UDP_SEG,
+};
 
 int
 main(int argc, char **argv)
 {
-	char *eal_args[] = {
-		argv[0], "--no-huge", "-m", "256", "--no-pci", "-l", "0",
-		"--file-prefix", NULL, "-d", NULL, NULL,
-	};
-	static const uint32_t pcap_hdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 65535, 1 };
-	struct shape plain = { T_NONE, 4, 4, 0, false, false, 5000, 1400, false };
-	struct shape vx = { T_VXLAN, 4, 4, 0, true, false, 5000, 1400, false };
-	char prefix[64];
-	uint16_t lower;
 	uint64_t sw0;
-	int sub;
+	int rc = seg_open(argc, argv);
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: %s <librte_net_hwcsum.so> [capture.pcap]\n", argv[0]);
-		return 2;
-	}
-	snprintf(prefix, sizeof(prefix), "hwcsum-uso-%d", (int)getpid());
-	eal_args[8] = prefix;
-	eal_args[10] = argv[1];
-	if (rte_eal_init(11, eal_args) < 0) {
-		fprintf(stderr, "EAL init failed\n");
-		return 1;
-	}
-	if (argc == 3) {
-		pcap = fopen(argv[2], "wb");
-		if (pcap == NULL)
-			rte_exit(EXIT_FAILURE, "cannot write %s\n", argv[2]);
-		fwrite(pcap_hdr, sizeof(pcap_hdr), 1, pcap);
-	}
-	mp = rte_pktmbuf_pool_create("uso", 4096, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	rx_ring = rte_ring_create("uso_rx", RING_SIZE, 0, RING_F_EXACT_SZ);
-	tx_ring = rte_ring_create("uso_tx", RING_SIZE, 0, RING_F_EXACT_SZ);
-	if (mp == NULL || rx_ring == NULL || tx_ring == NULL)
-		rte_exit(EXIT_FAILURE, "pool or rings: %s\n", rte_strerror(rte_errno));
-	sub = rte_eth_from_rings(RING_NAME, &rx_ring, 1, &tx_ring, 1, 0);
-	if (sub < 0)
-		rte_exit(EXIT_FAILURE, "rte_eth_from_rings: %s\n", rte_strerror(rte_errno));
-	if (rte_vdev_init(HW_NAME, "sub=" SUB_NAME ",tx_engine=none") != 0 ||
-	    rte_eth_dev_get_port_by_name(HW_NAME, &port) != 0)
-		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", HW_NAME, SUB_NAME);
-
-	configure(PORT_TX_OFFLOADS, PORT_TX_OFFLOADS,
-		  "UDP_TSO and the tunnel TSO offloads");
+	if (rc != 0)
+		return rc;
+	configure(PORT_TX_OFFLOADS, PORT_TX_OFFLOADS, WHAT);
 	all_shapes();
 	refusals();
-	lies(1000);
+	lies(1000, 2929, lie_bits, RTE_DIM(lie_bits), 8, 3);
 	in_use_zero("software");
 	rte_eth_dev_stop(port);
 
 	/* UDP_TSO not enabled: refused as not supported, plain and tunnelled;
 	 * a tunnel's TSO without UDP_TSO does not cut UDP either. */
-	configure(PORT_TX_OFFLOADS & ~RTE_ETH_TX_OFFLOAD_UDP_TSO, PORT_TX_OFFLOADS,
-		  "UDP_TSO and the tunnel TSO offloads");
+	configure(PORT_TX_OFFLOADS & ~RTE_ETH_TX_OFFLOAD_UDP_TSO, PORT_TX_OFFLOADS, WHAT);
 	refused("UDP_TSO not enabled", &plain, ENOTSUP, spoil_nothing);
 	refused("VXLAN_TNL_TSO without UDP_TSO", &vx, ENOTSUP, spoil_nothing);
 	rte_eth_dev_stop(port);
 	configure(PORT_TX_OFFLOADS & ~RTE_ETH_TX_OFFLOAD_VXLAN_TNL_TSO, PORT_TX_OFFLOADS,
-		  "UDP_TSO and the tunnel TSO offloads");
+		  WHAT);
 	refused("UDP_TSO without VXLAN_TNL_TSO, in VXLAN", &vx, ENOTSUP, spoil_nothing);
 	in_use_zero("not enabled");
 	rte_eth_dev_stop(port);
 
-	/* The hand-off: a hwcsum port over this one gives every packet down. */
-	lower = port;
-	if (rte_vdev_init(TOP_NAME, "sub=" HW_NAME ",tx_engine=none") != 0 ||
-	    rte_eth_dev_get_port_by_name(TOP_NAME, &port) != 0)
-		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", TOP_NAME, HW_NAME);
+	seg_stack_top();
 	sw0 = xstat(lower, "tx_tso_sw");
-	configure(PORT_TX_OFFLOADS, PORT_TX_OFFLOADS,
-		  "UDP_TSO and the tunnel TSO offloads");
+	configure(PORT_TX_OFFLOADS, PORT_TX_OFFLOADS, WHAT);
 	all_shapes();
 	refusals();
 	CHECK(xstat(port, "tx_tso_hw") == n_packets && xstat(port, "tx_tso_sw") == 0,
@@ -596,15 +160,5 @@ main(int argc, char **argv)
 	      n_packets);
 	in_use_zero("hand-off");
 	rte_eth_dev_stop(port);
-	rte_eth_dev_close(port);
-
-	if (pcap != NULL)
-		fclose(pcap);
-	rte_ring_free(rx_ring);
-	rte_ring_free(tx_ring);
-	rte_mempool_free(mp);
-	rte_eal_cleanup();
-	printf("%s: %d checks, %d failure(s)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return seg_close();
 }

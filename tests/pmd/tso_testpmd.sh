@@ -11,16 +11,11 @@ PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
 
 MSS=1400
-WORK=$(mktemp -d /var/tmp/hwcsum-tso.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-PY=/usr/bin/python3
-GEN="$(dirname "$0")/tso_pcap.py"
-$PY "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+seg_pcap_gen tso
 
 run() {
 	local outer_udp=$1
 	rm -f "$WORK/out.pcap"
-	# Port 0 is the net_pcap sub-port (owned, hidden); hwcsum is port 1.
 	{
 		echo "set fwd csum"
 		echo "port stop 1"
@@ -35,31 +30,15 @@ run() {
 		echo "stop"
 		echo "show port xstats 1"
 		echo "quit"
-	} > "$WORK/cmds" 
-	OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
-		--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=$WORK/out.pcap" \
-		--vdev net_hwcsum0,sub=net_pcap0 \
-		-- -i --no-flush-rx --total-num-mbufs=4096 --nb-ports=1 \
-		< <(while read -r l; do
-			[ "$l" = "stop" ] && sleep 2	# net_pcap reads in.pcap once
-			echo "$l"
-		done < "$WORK/cmds") 2>&1)
-	RC=$?
-	[ "$RC" -eq 0 ] || fail "outer-udp $outer_udp: testpmd exited $RC"
-	grep -q "Invalid port" <<<"$OUT" && fail "outer-udp $outer_udp: testpmd said Invalid port"
+	} > "$WORK/cmds"
+	pcap_session "$WORK/cmds" "$WORK/in.pcap" "$WORK/out.pcap" "outer-udp $outer_udp"
 	# GRE and IP-in-IP are not UDP tunnels: testpmd says it leaves them off.
 	grep -Ei "(VXLAN|GENEVE|UDP).*not supported|TSO .*not supported by port" <<<"$OUT" &&
 		fail "outer-udp $outer_udp: testpmd says a TSO offload is not supported"
 	for o in TCP_TSO VXLAN_TNL_TSO GENEVE_TNL_TSO; do
 		grep -q "$o" <<<"$OUT" || fail "outer-udp $outer_udp: $o not configured"
 	done
-	local segs
-	segs=$($PY "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" $MSS)
-	if [ $? -ne 0 ]; then
-		fail "outer-udp $outer_udp: $(grep FAIL <<<"$segs" | head -5)"
-	else
-		pass "outer-udp $outer_udp: $(tail -1 <<<"$segs"), in order, payload byte for byte"
-	fi
+	seg_pcap_check $MSS "outer-udp $outer_udp: " ", in order, payload byte for byte"
 	local frames bad tcp_good zero_udp
 	frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
 	bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE \
@@ -79,8 +58,8 @@ run() {
 	fi
 	# testpmd asks TSO of the four frames longer than one segment.
 	local sw segs_x
-	sw=$(awk '$1 == "tx_tso_sw:" { print $2 }' <<<"$OUT")
-	segs_x=$(awk '$1 == "tx_tso_segments:" { print $2 }' <<<"$OUT")
+	sw=$(xstat_of tx_tso_sw)
+	segs_x=$(xstat_of tx_tso_segments)
 	[ "${sw:-0}" -eq 4 ] && [ "${segs_x:-0}" -eq 19 ] ||
 		fail "outer-udp $outer_udp: tx_tso_sw = ${sw:-none}, tx_tso_segments = ${segs_x:-none}, want 4 and 19"
 }

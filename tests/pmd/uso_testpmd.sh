@@ -14,13 +14,9 @@ PMD_SO=$1
 . "$(dirname "$0")/lib.sh"
 
 MSS=1400
-WORK=$(mktemp -d /var/tmp/hwcsum-uso.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$WORK"' EXIT
-PY=/usr/bin/python3
-GEN="$(dirname "$0")/uso_pcap.py"
-$PY "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
+seg_pcap_gen uso
 
-# Port 0 is the net_pcap sub-port (owned, hidden); hwcsum is port 1.
+# hwcsum is port 1 (pcap_session).
 cat > "$WORK/cmds" <<CMDS
 set fwd csum
 port stop 1
@@ -41,24 +37,9 @@ stop
 show port xstats 1
 quit
 CMDS
-OUT=$(LD_PRELOAD=$TESTPMD_PRELOAD timeout 120 "$TESTPMD" $EAL_COMMON -d "$PMD_SO" \
-	--vdev "net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=$WORK/out.pcap" \
-	--vdev net_hwcsum0,sub=net_pcap0 \
-	-- -i --no-flush-rx --total-num-mbufs=4096 --nb-ports=1 \
-	< <(while read -r l; do
-		[ "$l" = "stop" ] && sleep 2	# net_pcap reads in.pcap once
-		echo "$l"
-	done < "$WORK/cmds") 2>&1)
-RC=$?
-[ "$RC" -eq 0 ] || fail "testpmd exited $RC"
-grep -q "Invalid port" <<<"$OUT" && fail "testpmd said Invalid port"
+pcap_session "$WORK/cmds" "$WORK/in.pcap" "$WORK/out.pcap"
 grep -q "UDP_TSO" <<<"$OUT" || fail "UDP_TSO not configured on port 1 (testpmd: $(grep -i udp_tso <<<"$OUT" | head -2))"
-segs=$($PY "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" $MSS)
-if [ $? -ne 0 ]; then
-	fail "$(grep FAIL <<<"$segs" | head -5)"
-else
-	pass "$(tail -1 <<<"$segs"), in order, each a UDP datagram of its own, payload byte for byte"
-fi
+seg_pcap_check $MSS "" ", in order, each a UDP datagram of its own, payload byte for byte"
 frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
 bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
 	-Y 'ip.checksum.status == 0 || udp.checksum.status == 0' 2>/dev/null | wc -l)
@@ -71,8 +52,8 @@ inner_good=$(tshark -r "$WORK/out.pcap" -o udp.check_checksum:TRUE -T fields \
 	pass "tshark: $frames frames, every datagram's UDP checksum good, none bad" ||
 	fail "tshark: $frames frames, $bad with a bad checksum, $inner_good with a good inner UDP checksum"
 # Three datagrams longer than one segment: 5 + 4 + 4 segments.
-sw=$(awk '$1 == "tx_tso_sw:" { print $2 }' <<<"$OUT")
-segs_x=$(awk '$1 == "tx_tso_segments:" { print $2 }' <<<"$OUT")
+sw=$(xstat_of tx_tso_sw)
+segs_x=$(xstat_of tx_tso_segments)
 [ "${sw:-0}" -eq 3 ] && [ "${segs_x:-0}" -eq 13 ] ||
 	fail "tx_tso_sw = ${sw:-none}, tx_tso_segments = ${segs_x:-none}, want 3 and 13"
 finish

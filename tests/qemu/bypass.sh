@@ -45,8 +45,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ ${#SESSIONS[@]} -gt 0 ] || SESSIONS=(bare:sw,hw hwcsum:hw)
-T0=$(date +%s)
-fail() { echo "bypass $MODEL: FAILED: $*" >&2; exit 1; }
+NAME="bypass $MODEL"
+# shellcheck source=tests/qemu/host-lib.sh
+. "$HERE/host-lib.sh"
 
 case "$MODEL" in
 e1000 | e1000e)
@@ -63,19 +64,10 @@ virtio)
 	;;
 *) fail "unknown model '$MODEL' (e1000, e1000e, virtio)" ;;
 esac
-for tool in qemu-system-x86_64 tshark dpdk-testpmd /usr/bin/python3; do
-	command -v "$tool" > /dev/null || fail "$tool missing (devtools/setup.sh)"
-done
-/usr/bin/python3 -c 'import scapy' 2> /dev/null || fail "python3-scapy missing"
-[ -f "$PMD" ] || fail "PMD $PMD not built"
-# EAL refuses plugins under world-writable directories.
-PMD=$("$REPO/devtools/plugin-path.sh" "$PMD") || fail "cannot stage $PMD for EAL"
-
-mkdir -p "$RESULTS" || exit 1
-RESULTS=$(readlink -f "$RESULTS")
-RUN="$RESULTS/run-$MODEL"
-rm -rf "$RUN"
-mkdir -p "$RUN"
+need_tools qemu-system-x86_64 tshark dpdk-testpmd $PY
+$PY -c 'import scapy' 2> /dev/null || fail "python3-scapy missing"
+stage_pmd
+results_dir "$RESULTS" "$MODEL"
 /usr/bin/python3 "$HERE/gen-frames.py" "$RUN/frames.pcap" "$RUN/frames.cases" || fail "gen-frames.py"
 "$HERE/guest-pmd-dir.sh" "$RUN" librte_mempool_ring.so.23 librte_bus_pci.so.23 librte_bus_vdev.so.23 \
 	librte_net_e1000.so.23 librte_net_virtio.so.23 librte_net_pcap.so.23 > /dev/null ||
@@ -83,18 +75,9 @@ mkdir -p "$RUN"
 
 "$REPO/devtools/vm-run.sh" --quiet --timeout 420 "${KERNEL_ARG[@]}" --outdir "$RUN" \
 	"${NICS[@]}" -- "$HERE/guest-bypass.sh" "$MODEL" "$PMD" "${SESSIONS[@]}"
-rc=$?
-grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
-if [ "$rc" != 0 ]; then
-	tail -n 30 "$RUN/console.log" >&2
-	for l in "$RUN"/testpmd-*.log; do
-		[ -f "$l" ] && { echo "--- tail of $l" >&2; tail -n 25 "$l" >&2; }
-	done
-	fail "the guest run failed (status $rc); console: $RUN/console.log"
-fi
+guest_result $?
 [ -s "$RUN/$CAPTURE" ] || fail "no capture $RUN/$CAPTURE"
 
-failed=0
 if [ "$MODEL" = virtio ]; then
 	ANALYZE_ARGS+=("$RUN/nic0.pcap")
 fi

@@ -33,62 +33,22 @@ PMD_SO=${2:?usage: guest-bypass.sh MODEL PMD_SO SESSION[:RUN,...] ...}
 shift 2
 [ $# -ge 1 ] || { echo "guest-bypass: no session given"; exit 2; }
 OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
-T0=$(date +%s)
-say() { echo "[qemu-guest +$(($(date +%s) - T0))s] $*"; }
-die() {
-	say "FAILED: $*"
-	tp_save_log
-	exit 1
-}
-run() { "$@" || die "command failed: $*"; }
-# shellcheck source=tests/qemu/guest-testpmd.sh
-. "$(dirname "$0")/guest-testpmd.sh"
+GUEST_TAG=qemu-guest
+# shellcheck source=tests/qemu/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
-PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 FRAMES="$OUT/frames.pcap"
 [ -r "$FRAMES" ] || die "$FRAMES missing (bypass.sh writes it before the boot)"
 NFRAMES=$(awk 'END { print NR }' "$OUT/frames.cases")
 
-mac0=$(awk '$1 == 0 { print $4 }' "$HWCSUM_NICS_FILE")
-# PCI slot 0x10 + i (vm-run.sh).
-BDF=0000:00:10.0
-[ -d /sys/bus/pci/devices/$BDF ] || die "NIC 0 ($mac0) not at PCI $BDF"
-DEVID=$(cat /sys/bus/pci/devices/$BDF/device)
-KDRV=$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver 2>/dev/null)" 2>/dev/null)
+nic0_find
 say "model $MODEL: NIC 0 $mac0 at $BDF (device $DEVID, kernel driver ${KDRV:-none}), kernel $(uname -r), $(nproc) CPUs"
-[ "$(nproc)" -ge 2 ] || die "EAL needs 2 vCPUs, the guest has $(nproc)"
-
-# The NIC under test goes from its kernel driver to uio_pci_generic
-# (built in, kernel/config/hwcsum.config).
-[ -d /sys/bus/pci/drivers/uio_pci_generic ] || die "uio_pci_generic is not in the guest kernel"
-echo uio_pci_generic > /sys/bus/pci/devices/$BDF/driver_override || die "driver_override on $BDF"
-if [ -n "$KDRV" ]; then
-	echo "$BDF" > "/sys/bus/pci/drivers/$KDRV/unbind" || die "cannot unbind $BDF from $KDRV"
-fi
-echo "$BDF" > /sys/bus/pci/drivers_probe
-[ "$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver)")" = uio_pci_generic ] ||
-	die "$BDF did not bind to uio_pci_generic"
+nic0_to_uio
 say "$BDF bound to uio_pci_generic"
-
 # The other NICs (the receiving end of a virtio-tap bridge) stay with
-# their kernel drivers, up, so that QEMU delivers to them (filter-dump of
-# their netdev records what arrives).
-while read -r idx _model _link mac; do
-	[ "$idx" = 0 ] && continue
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = "$mac" ] && run ip link set "$(basename "$d")" up
-	done
-done < "$HWCSUM_NICS_FILE"
-
-# Hugepages: 64 x 2 MB.
-echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-HP=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)
-[ "$HP" -ge 48 ] || die "only $HP hugepages"
-
-# Only the PMDs this test needs in EAL's plugin directory: bypass.sh wrote
-# the links (tests/qemu/guest-pmd-dir.sh).
-[ -d "$OUT/pmds" ] || die "$OUT/pmds missing (bypass.sh writes it before the boot)"
-run mount --bind "$OUT/pmds" "$PMDS"
+# their kernel drivers, up, so that QEMU delivers to them.
+other_nics_up
+hugepages_and_pmds bypass.sh
 
 {
 	echo "model $MODEL"
@@ -103,7 +63,7 @@ run mount --bind "$OUT/pmds" "$PMDS"
 RUN_NO=0
 # one_run SESSION MODE PCAP_PORT TX_PORT
 one_run() {
-	local session=$1 mode=$2 pp=$3 txp=$4 peer what t rx0 tx0 rx tx
+	local session=$1 mode=$2 pp=$3 txp=$4 peer what rx tx
 	RUN_NO=$((RUN_NO + 1))
 	peer=$(printf '02:00:00:00:a0:%02x' "$RUN_NO")
 	tp port stop all
@@ -115,56 +75,26 @@ one_run() {
 	tp port start all
 	tp set fwd csum
 	tp clear port xstats "$txp"
-	# The pcap port re-reads its file from the start on every port start;
-	# testpmd runs with --no-flush-rx, or "start" would drain it first.
-	tp_counter "$pp" RX-packets; rx0=$VAL
-	tp_counter "$txp" TX-packets; tx0=$VAL
-	tp start
-	# Until all frames are sent, or all are read and the TX count stands
-	# still (frames the port refuses, as bare e1000 does tunnels, are
-	# counted by testpmd as TX-dropped), or 60 s.
-	t=0 last=-1 still=0
-	while :; do
-		sleep 1
-		tp_counter "$pp" RX-packets; rx=$VAL
-		tp_counter "$txp" TX-packets; tx=$VAL
-		[ $((tx - tx0)) -ge "$NFRAMES" ] && break
-		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
-			still=$((still + 1))
-			[ "$still" -lt 2 ] || break
-		fi
-		last=$tx
-		t=$((t + 1))
-		[ "$t" -lt 60 ] || break
-	done
-	tp stop
-	tp_last > "$OUT/fwd-stats-$RUN_NO.txt"
-	tp_counter "$pp" RX-packets; rx=$VAL
-	tp_counter "$txp" TX-packets; tx=$VAL
+	replay "$pp" "$txp" "$RUN_NO" 60 1
 	tp show port xstats "$txp"
 	tp_last > "$OUT/xstats-$RUN_NO.txt"
-	echo "run $RUN_NO $session $mode $peer $((tx - tx0)) $((rx - rx0))" >> "$OUT/runs.txt"
-	say "run $RUN_NO ($session, csum $mode): pcap port read $((rx - rx0)), TX port sent $((tx - tx0)) of $NFRAMES, peer $peer"
+	echo "run $RUN_NO $session $mode $peer $tx $rx" >> "$OUT/runs.txt"
+	say "run $RUN_NO ($session, csum $mode): pcap port read $rx, TX port sent $tx of $NFRAMES, peer $peer"
 	# What was sent is judged on the host, against the capture; a frame
 	# not even read from the file is a broken set-up.
-	[ $((rx - rx0)) = "$NFRAMES" ] || die "run $RUN_NO: the pcap port read $((rx - rx0)) frames, the file has $NFRAMES"
+	[ "$rx" = "$NFRAMES" ] || die "run $RUN_NO: the pcap port read $rx frames, the file has $NFRAMES"
 }
 
 for spec in "$@"; do
 	session=${spec%%:*}
 	modes=sw,hw
 	[[ $spec == *:* ]] && modes=${spec#*:}
-	extra=(-d "$PMDS/librte_mempool_ring.so.23" -d "$PMDS/librte_net_pcap.so.23")
-	case "$MODEL" in
-	e1000 | e1000e) extra+=(-d "$PMDS/librte_net_e1000.so.23") ;;
-	virtio*) extra+=(-d "$PMDS/librte_net_virtio.so.23") ;;
-	*) die "unknown model $MODEL" ;;
-	esac
+	model_pmds librte_net_pcap.so.23
 	case "$session" in
 	bare) tx_name=$BDF ;;
 	hwcsum)
 		[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
-		extra+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
+		EXTRA+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
 		tx_name=net_hwcsum0
 		;;
 	*) die "unknown session '$session' (bare, hwcsum)" ;;
@@ -172,7 +102,7 @@ for spec in "$@"; do
 	# No link state change events: they are printed asynchronously, in
 	# the middle of a prompt.
 	tp_start "$session" -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-$session" --iova-mode=pa \
-		-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" "${extra[@]}" -- \
+		-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" "${EXTRA[@]}" -- \
 		-i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256
 	tp_port_id net_pcap0; pp=$VAL
 	tp_port_id "$tx_name"; txp=$VAL

@@ -35,61 +35,29 @@ PMD_SO=${2:?$usage}
 shift 2
 [ $# -ge 1 ] || { echo "guest-rx: no session given"; exit 2; }
 OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
-T0=$(date +%s)
-say() { echo "[qemu-guest-rx +$(($(date +%s) - T0))s] $*"; }
-die() {
-	say "FAILED: $*"
-	tp_save_log
-	exit 1
-}
-run() { "$@" || die "command failed: $*"; }
-# shellcheck source=tests/qemu/guest-testpmd.sh
-. "$(dirname "$0")/guest-testpmd.sh"
+GUEST_TAG=qemu-guest-rx
+# shellcheck source=tests/qemu/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
-PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 FRAMES="$OUT/rx-frames.pcap"
 [ -r "$FRAMES" ] || die "$FRAMES missing (rx.sh writes it before the boot)"
 
-mac0=$(awk '$1 == 0 { print $4 }' "$HWCSUM_NICS_FILE")
-mac1=$(awk '$1 == 1 { print $4 }' "$HWCSUM_NICS_FILE")
+nic0_find
+mac1=$(nic_mac 1)
 [ -n "$mac1" ] || die "no NIC 1 (the injector)"
-BDF=0000:00:10.0
-[ -d /sys/bus/pci/devices/$BDF ] || die "NIC 0 ($mac0) not at PCI $BDF"
-DEVID=$(cat /sys/bus/pci/devices/$BDF/device)
-KDRV=$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver 2>/dev/null)" 2>/dev/null)
 say "model $MODEL: NIC 0 $mac0 at $BDF (device $DEVID, kernel driver ${KDRV:-none}), kernel $(uname -r)"
-[ "$(nproc)" -ge 2 ] || die "EAL needs 2 vCPUs, the guest has $(nproc)"
 
 # No IPv6 autoconfiguration on the injector: it would send ND/MLD frames.
 for f in /proc/sys/net/ipv6/conf/{all,default}/disable_ipv6; do
 	[ -w "$f" ] && echo 1 > "$f"
 done
-INJ=
-for d in /sys/class/net/*; do
-	[ "$(cat "$d/address" 2>/dev/null)" = "$mac1" ] && INJ=$(basename "$d")
-done
-[ -n "$INJ" ] || die "NIC 1 ($mac1) has no kernel interface"
+INJ=$(nic_by_mac "$mac1") || die "NIC 1 ($mac1) has no kernel interface"
 [ -w "/proc/sys/net/ipv6/conf/$INJ/disable_ipv6" ] && echo 1 > "/proc/sys/net/ipv6/conf/$INJ/disable_ipv6"
 run ip link set "$INJ" up
 say "injector: NIC 1 $mac1 = $INJ ($(basename "$(readlink "/sys/class/net/$INJ/device/driver")"))"
 
-[ -d /sys/bus/pci/drivers/uio_pci_generic ] || die "uio_pci_generic is not in the guest kernel"
-echo uio_pci_generic > /sys/bus/pci/devices/$BDF/driver_override || die "driver_override on $BDF"
-if [ -n "$KDRV" ]; then
-	echo "$BDF" > "/sys/bus/pci/drivers/$KDRV/unbind" || die "cannot unbind $BDF from $KDRV"
-fi
-echo "$BDF" > /sys/bus/pci/drivers_probe
-[ "$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver)")" = uio_pci_generic ] ||
-	die "$BDF did not bind to uio_pci_generic"
-
-echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-HP=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)
-[ "$HP" -ge 48 ] || die "only $HP hugepages"
-
-# Only the PMDs this test needs in EAL's plugin directory: rx.sh wrote the
-# links (tests/qemu/guest-pmd-dir.sh).
-[ -d "$OUT/pmds" ] || die "$OUT/pmds missing (rx.sh writes it before the boot)"
-run mount --bind "$OUT/pmds" "$PMDS"
+nic0_to_uio
+hugepages_and_pmds rx.sh
 
 # inject FILE|marker: write every frame of the pcap to NIC 1, raw.
 inject() {
@@ -120,17 +88,12 @@ NFRAMES=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.ar
 : > "$OUT/sessions.txt"
 first=1
 for session in "$@"; do
-	extra=(-d "$PMDS/librte_mempool_ring.so.23")
-	case "$MODEL" in
-	e1000 | e1000e) extra+=(-d "$PMDS/librte_net_e1000.so.23") ;;
-	virtio) extra+=(-d "$PMDS/librte_net_virtio.so.23") ;;
-	*) die "unknown model $MODEL" ;;
-	esac
+	model_pmds
 	case "$session" in
 	bare) name=$BDF ;;
 	hwcsum)
 		[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
-		extra+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
+		EXTRA+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
 		name=net_hwcsum0
 		;;
 	*) die "unknown session '$session' (bare, hwcsum)" ;;
@@ -143,7 +106,7 @@ for session in "$@"; do
 		RX_CKSUM_OPT= RX_OFFLOAD_CMDS=1
 	fi
 	tp_start "$session" -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-rx-$session" --iova-mode=pa \
-		-a "$BDF" "${extra[@]}" -- \
+		-a "$BDF" "${EXTRA[@]}" -- \
 		-i $RX_CKSUM_OPT --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256
 	tp_port_id "$name"; p=$VAL
 	[ -n "$p" ] || { tp_last; die "port $name not found"; }

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Drive an interactive dpdk-testpmd from a guest script, command by command
-# (sourced by guest-bypass.sh and guest-rx.sh; they define say and die).
+# (sourced through guest-lib.sh, which defines say and die).
 #
 #   tp_start SESSION EAL-AND-TESTPMD-ARGS...   start it, wait for the prompt
 #   tp CMD...                                  send CMD, wait for the next prompt

@@ -25,58 +25,27 @@ MODEL=${1:?usage: guest-tso.sh MODEL PMD_SO MSS}
 PMD_SO=${2:?usage: guest-tso.sh MODEL PMD_SO MSS}
 MSS=${3:?usage: guest-tso.sh MODEL PMD_SO MSS}
 OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
-T0=$(date +%s)
-say() { echo "[qemu-guest +$(($(date +%s) - T0))s] $*"; }
-die() {
-	say "FAILED: $*"
-	tp_save_log
-	exit 1
-}
-run() { "$@" || die "command failed: $*"; }
-# shellcheck source=tests/qemu/guest-testpmd.sh
-. "$(dirname "$0")/guest-testpmd.sh"
+GUEST_TAG=qemu-guest
+# shellcheck source=tests/qemu/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 
-PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 FRAMES="$OUT/frames.pcap"
 [ -r "$FRAMES" ] || die "$FRAMES missing (tso.sh writes it before the boot)"
 # Counted on the host (python and scapy are slow to start under TCG).
 NFRAMES=$(cat "$OUT/frames.count") || die "$OUT/frames.count missing (tso.sh writes it)"
 
-BDF=0000:00:10.0
-[ -d /sys/bus/pci/devices/$BDF ] || die "NIC 0 not at PCI $BDF"
-KDRV=$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver 2>/dev/null)" 2>/dev/null)
-say "model $MODEL: NIC 0 at $BDF (device $(cat /sys/bus/pci/devices/$BDF/device), kernel driver ${KDRV:-none}), $NFRAMES frames, MSS $MSS"
-[ "$(nproc)" -ge 2 ] || die "EAL needs 2 vCPUs, the guest has $(nproc)"
-echo uio_pci_generic > /sys/bus/pci/devices/$BDF/driver_override || die "driver_override on $BDF"
-[ -z "$KDRV" ] || echo "$BDF" > "/sys/bus/pci/drivers/$KDRV/unbind" || die "cannot unbind $BDF from $KDRV"
-echo "$BDF" > /sys/bus/pci/drivers_probe
-[ "$(basename "$(readlink /sys/bus/pci/devices/$BDF/driver)")" = uio_pci_generic ] ||
-	die "$BDF did not bind to uio_pci_generic"
-
+nic0_find
+say "model $MODEL: NIC 0 at $BDF (device $DEVID, kernel driver ${KDRV:-none}), $NFRAMES frames, MSS $MSS"
+nic0_to_uio
 # The other NICs (virtio: the receiving tap of the bridge) stay with the
 # kernel, up, so that QEMU delivers to them and filter-dump records it.
-while read -r idx _model _link mac; do
-	[ "$idx" = 0 ] && continue
-	for d in /sys/class/net/*; do
-		[ "$(cat "$d/address" 2>/dev/null)" = "$mac" ] && run ip link set "$(basename "$d")" up
-	done
-done < "$HWCSUM_NICS_FILE"
-
-echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-[ "$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)" -ge 48 ] || die "too few hugepages"
-[ -d "$OUT/pmds" ] || die "$OUT/pmds missing (tso.sh writes it before the boot)"
-run mount --bind "$OUT/pmds" "$PMDS"
+other_nics_up
+hugepages_and_pmds tso.sh
 [ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
-
-extra=(-d "$PMDS/librte_mempool_ring.so.23" -d "$PMDS/librte_net_pcap.so.23")
-case "$MODEL" in
-e1000 | e1000e) extra+=(-d "$PMDS/librte_net_e1000.so.23") ;;
-virtio) extra+=(-d "$PMDS/librte_net_virtio.so.23") ;;
-*) die "unknown model $MODEL" ;;
-esac
+model_pmds librte_net_pcap.so.23
 tp_start tso -l 0-1 -n 1 -m 64 --file-prefix hwcsum-tso --iova-mode=pa \
 	-a "$BDF" --vdev "net_pcap0,rx_pcap=$FRAMES" -d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF" \
-	"${extra[@]}" -- -i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 \
+	"${EXTRA[@]}" -- -i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 \
 	--txd=256 --rxd=256
 tp_port_id net_pcap0; pp=$VAL
 tp_port_id net_hwcsum0; txp=$VAL
@@ -116,35 +85,16 @@ for pass in 1 2; do
 	tp clear port xstats "$txp"
 	tp show port "$txp" tx_offload configuration
 	tp_last > "$OUT/tx-offloads.txt"
-	tp_counter "$pp" RX-packets; rx0=$VAL
-	tp_counter "$txp" TX-packets; tx0=$VAL
-	tp start
-	t=0 last=-1 still=0
-	while :; do
-		sleep 1
-		tp_counter "$pp" RX-packets; rx=$VAL
-		tp_counter "$txp" TX-packets; tx=$VAL
-		if [ $((rx - rx0)) -ge "$NFRAMES" ] && [ "$tx" = "$last" ]; then
-			still=$((still + 1))
-			[ "$still" -lt 2 ] || break
-		fi
-		last=$tx
-		t=$((t + 1))
-		[ "$t" -lt 90 ] || break
-	done
-	tp stop
-	tp_last > "$OUT/fwd-stats-$pass.txt"
-	tp_counter "$pp" RX-packets; rx=$VAL
-	tp_counter "$txp" TX-packets; tx=$VAL
+	replay "$pp" "$txp" "$pass" 90
 	tp show port stats "$txp"
 	tp_last > "$OUT/port-stats-$pass.txt"
 	tp show port xstats "$txp"
 	tp_last > "$OUT/xstats-$pass.txt"
 	tp port stop all
 	mempool_in_use
-	echo "pass $pass read $((rx - rx0)) sent $((tx - tx0)) in_use $VAL" >> "$OUT/result.txt"
-	say "pass $pass: pcap port read $((rx - rx0)) of $NFRAMES, hwcsum port sent $((tx - tx0)), mempool in use after stop: $VAL"
-	[ $((rx - rx0)) = "$NFRAMES" ] || die "pass $pass: the pcap port read $((rx - rx0)) frames, the file has $NFRAMES"
+	echo "pass $pass read $rx sent $tx in_use $VAL" >> "$OUT/result.txt"
+	say "pass $pass: pcap port read $rx of $NFRAMES, hwcsum port sent $tx, mempool in use after stop: $VAL"
+	[ "$rx" = "$NFRAMES" ] || die "pass $pass: the pcap port read $rx frames, the file has $NFRAMES"
 done
 tp_stop
 say "done"

@@ -32,26 +32,15 @@ GW=${1:?$usage}
 PMD=${2:?$usage}
 RESULTS=${3:?$usage}
 shift 3
-KERNEL_ARG=()
-[ "${1:-}" = --kernel ] && KERNEL_ARG=(--kernel "${2:?$usage}")
-PY=/usr/bin/python3
-T0=$(date +%s)
-fail() { echo "gw-lro: FAILED: $*" >&2; exit 1; }
-say() { echo "[gw-lro +$(($(date +%s) - T0))s] $*"; }
-for tool in qemu-system-x86_64 tshark ip ethtool nstat $PY; do
-	command -v "$tool" > /dev/null || fail "$tool missing (devtools/setup.sh)"
-done
+NAME=gw-lro
+# shellcheck source=tests/qemu/host-lib.sh
+. "$HERE/host-lib.sh"
+kernel_arg "$@"
+need_tools qemu-system-x86_64 tshark ip ethtool nstat $PY
 [ -x "$GW" ] || fail "gateway $GW not built"
 GW=$(readlink -f "$GW")
-[ -f "$PMD" ] || fail "PMD $PMD not built"
-PMD=$("$REPO/devtools/plugin-path.sh" "$PMD") || fail "cannot stage $PMD for EAL"
-mkdir -p "$RESULTS" || exit 1
-RESULTS=$(readlink -f "$RESULTS")
-RUN="$RESULTS/run-gw-lro"
-TABLE="$RESULTS/qemu-gw-lro.txt"
-rm -rf "$RUN"
-mkdir -p "$RUN"
-: > "$TABLE"
+stage_pmd
+results_dir "$RESULTS" gw-lro
 "$HERE/guest-pmd-dir.sh" "$RUN" librte_mempool_ring.so.23 librte_bus_pci.so.23 \
 	librte_bus_vdev.so.23 librte_net_virtio.so.23 > /dev/null || fail "guest-pmd-dir.sh"
 
@@ -62,15 +51,6 @@ say "booting the guest; the VM and the VTEP are namespaces on the host (TCG: min
 rc=$?
 grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
 sed 's/^/  /' "$RUN/hook.log" 2> /dev/null
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		echo "ok   $2" | tee -a "$TABLE"
-	else
-		echo "FAIL $2" | tee -a "$TABLE"
-		failed=1
-	fi
-}
 [ "$rc" = 0 ]
 check $? "guest run (status $rc; console $RUN/console.log, gateway log $RUN/gateway.log)"
 [ -f "$RUN/host-result" ] || fail "no host result: the hook did not run ($RUN/hook.log)"

@@ -63,8 +63,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-T0=$(date +%s)
-fail() { echo "rx $MODEL: FAILED: $*" >&2; exit 1; }
+NAME="rx $MODEL"
+# shellcheck source=tests/qemu/host-lib.sh
+. "$HERE/host-lib.sh"
 
 case "$MODEL" in
 e1000 | e1000e) NICS=(--nic "$MODEL@a" --nic e1000@a --dump 0) ;;
@@ -74,18 +75,10 @@ virtio)
 	;;
 *) fail "unknown model '$MODEL' (e1000, e1000e, virtio)" ;;
 esac
-for tool in qemu-system-x86_64 dpdk-testpmd /usr/bin/python3; do
-	command -v "$tool" > /dev/null || fail "$tool missing (devtools/setup.sh)"
-done
-/usr/bin/python3 -c 'import scapy' 2> /dev/null || fail "python3-scapy missing"
-[ -f "$PMD" ] || fail "PMD $PMD not built"
-PMD=$("$REPO/devtools/plugin-path.sh" "$PMD") || fail "cannot stage $PMD for EAL"
-
-mkdir -p "$RESULTS" || exit 1
-RESULTS=$(readlink -f "$RESULTS")
-RUN="$RESULTS/run-rx-$MODEL"
-rm -rf "$RUN"
-mkdir -p "$RUN"
+need_tools qemu-system-x86_64 dpdk-testpmd $PY
+$PY -c 'import scapy' 2> /dev/null || fail "python3-scapy missing"
+stage_pmd
+results_dir "$RESULTS" "rx-$MODEL"
 # NIC 0's MAC (vm-run.sh: 52:54:00:12:34:10 + index).
 /usr/bin/python3 "$HERE/gen-rx-frames.py" 52:54:00:12:34:10 "$RUN/rx-frames.pcap" \
 	"$RUN/rx-frames.json" || fail "gen-rx-frames.py"
@@ -123,14 +116,7 @@ fi
 	"${NICS[@]}" -- "$HERE/guest-rx.sh" "$MODEL" "$PMD" ${SESSIONS//,/ }
 rc=$?
 [ -n "$NETNS_HELPER" ] && { kill "$NETNS_HELPER" 2> /dev/null; wait "$NETNS_HELPER" 2> /dev/null; cat "$RUN/netns-ready" 2> /dev/null; }
-grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
-if [ "$rc" != 0 ]; then
-	tail -n 30 "$RUN/console.log" >&2
-	for l in "$RUN"/testpmd-*.log; do
-		[ -f "$l" ] && { echo "--- tail of $l" >&2; tail -n 25 "$l" >&2; }
-	done
-	fail "the guest run failed (status $rc); console: $RUN/console.log"
-fi
+guest_result "$rc"
 [ -s "$RUN/nic0.pcap" ] || fail "no capture $RUN/nic0.pcap"
 
 /usr/bin/python3 "$HERE/analyze-rx.py" "$RUN" "$MODEL" "${ANALYZE_ARGS[@]}" \

@@ -38,22 +38,14 @@ MODEL=${1:?$usage}
 PMD=${2:?$usage}
 RESULTS=${3:?$usage}
 shift 3
-KERNEL_ARG=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--kernel) KERNEL_ARG=(--kernel "$2"); shift ;;
-	*) echo "tso: unknown argument '$1'" >&2; exit 2 ;;
-	esac
-	shift
-done
+NAME="tso $MODEL"
+# shellcheck source=tests/qemu/host-lib.sh
+. "$HERE/host-lib.sh"
+kernel_arg "$@"
 # 1300: a VXLAN or GENEVE/IPv6 segment (headers, options and TCP
 # timestamps included) stays within the virtio link's MTU of 1500, where
 # the host bridge would drop or fragment it.
 MSS=1300
-T0=$(date +%s)
-PY=/usr/bin/python3
-fail() { echo "tso $MODEL: FAILED: $*" >&2; exit 1; }
-say() { echo "[tso $MODEL +$(($(date +%s) - T0))s] $*"; }
 
 case "$MODEL" in
 e1000 | e1000e)
@@ -69,20 +61,10 @@ virtio)
 	;;
 *) fail "unknown model '$MODEL' (e1000, e1000e, virtio)" ;;
 esac
-for tool in qemu-system-x86_64 tshark dpdk-testpmd $PY; do
-	command -v "$tool" > /dev/null || fail "$tool missing (devtools/setup.sh)"
-done
+need_tools qemu-system-x86_64 tshark dpdk-testpmd $PY
 $PY -c 'import scapy' 2> /dev/null || fail "python3-scapy missing"
-[ -f "$PMD" ] || fail "PMD $PMD not built"
-PMD=$("$REPO/devtools/plugin-path.sh" "$PMD") || fail "cannot stage $PMD for EAL"
-
-mkdir -p "$RESULTS" || exit 1
-RESULTS=$(readlink -f "$RESULTS")
-RUN="$RESULTS/run-tso-$MODEL"
-TABLE="$RESULTS/qemu-tso-$MODEL.txt"
-rm -rf "$RUN"
-mkdir -p "$RUN"
-: > "$TABLE"
+stage_pmd
+results_dir "$RESULTS" "tso-$MODEL"
 $PY "$REPO/tests/pmd/tso_pcap.py" gen "$RUN/frames.pcap" || fail "tso_pcap.py gen"
 $PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1])))' \
 	"$RUN/frames.pcap" > "$RUN/frames.count" || fail "cannot count the frames"
@@ -93,24 +75,9 @@ $PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1]))
 say "booting the guest (TCG: a few minutes)"
 "$REPO/devtools/vm-run.sh" --quiet --timeout 1100 "${KERNEL_ARG[@]}" --outdir "$RUN" \
 	"${NICS[@]}" -- "$HERE/guest-tso.sh" "$MODEL" "$PMD" "$MSS"
-rc=$?
-grep -E '^\[qemu-guest' "$RUN/console.log" 2> /dev/null
-if [ "$rc" != 0 ]; then
-	tail -n 30 "$RUN/console.log" >&2
-	[ -f "$RUN/testpmd-tso.log" ] && tail -n 25 "$RUN/testpmd-tso.log" >&2
-	fail "the guest run failed (status $rc); console: $RUN/console.log"
-fi
+guest_result $?
 [ -s "$RUN/$WIRE" ] || fail "no capture $RUN/$WIRE"
 
-failed=0
-check() {	# check OK-CONDITION-STATUS LINE
-	if [ "$1" = 0 ]; then
-		echo "ok   $2" | tee -a "$TABLE"
-	else
-		echo "FAIL $2" | tee -a "$TABLE"
-		failed=1
-	fi
-}
 mac0=$(awk '$1 == 0 { print $4 }' "$RUN/nics")
 $PY "$HERE/tso-wire.py" split "$RUN/$WIRE" "$mac0" "$RUN" "${VNET[@]}" | tee -a "$TABLE" ||
 	fail "no frame of NIC 0 ($mac0) in $WIRE"

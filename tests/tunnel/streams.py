@@ -6,8 +6,9 @@ streams.py udp-recv PORT COUNT      prints "udp received N"
 streams.py udp-send HOST PORT COUNT
 streams.py tcp-recv PORT            prints "tcp received BYTES SHA256"
 streams.py tcp-send HOST PORT BYTES prints "tcp sent BYTES SHA256"
-streams.py ping HOST COUNT          ICMP/ICMPv6 echo, prints "N received"
-                                    (no iputils-ping needed)
+streams.py ping HOST COUNT [SIZE]   ICMP/ICMPv6 echo, prints "N received"
+                                    (no iputils-ping needed); SIZE bytes
+                                    of payload, never fragmented (DF)
 HOST may be IPv4 or IPv6; a UDP receiver gives up after 3 s of silence, TCP after 10 s.
 """
 import hashlib
@@ -88,15 +89,22 @@ def tcp_send(host, port, nbytes):
     print("tcp sent %d %s" % (nbytes, hashlib.sha256(data).hexdigest()))
 
 
-def ping(host, count):
+def ping(host, count, size=None):
     v6 = ":" in host
     proto = socket.IPPROTO_ICMPV6 if v6 else socket.IPPROTO_ICMP
     s = socket.socket(family(host), socket.SOCK_RAW, proto)
     s.settimeout(2)
+    if size is not None:    # a packet bigger than the path fails, whole
+        if v6:
+            s.setsockopt(socket.IPPROTO_IPV6, 23, 1)    # IPV6_DONTFRAG
+        else:
+            s.setsockopt(socket.IPPROTO_IP, 10, 2)  # IP_MTU_DISCOVER, _DO
     got = 0
     for seq in range(count):
         hdr = bytes([128 if v6 else 8, 0, 0, 0, 0x12, 0x34, 0, seq])
         body = b"hwcsum-tunnel ping %d" % seq
+        if size is not None:
+            body = (body * (size // len(body) + 1))[:size]
         pkt = bytearray(hdr + body)
         if not v6:	# the kernel fills the ICMPv6 checksum itself
             w = sum(int.from_bytes(pkt[i:i + 2].ljust(2, b"\0"), "big")
@@ -108,7 +116,7 @@ def ping(host, count):
         deadline = time.time() + 2
         while time.time() < deadline:
             try:
-                data = s.recv(2048)
+                data = s.recv(65535)
             except socket.timeout:
                 break
             icmp = data if v6 else data[(data[0] & 15) * 4:]
@@ -126,4 +134,5 @@ if __name__ == "__main__":
      "udp-send": lambda: udp_send(a[2], int(a[3]), int(a[4])),
      "tcp-recv": lambda: tcp_recv(int(a[2])),
      "tcp-send": lambda: tcp_send(a[2], int(a[3]), int(a[4])),
-     "ping": lambda: ping(a[2], int(a[3]))}[a[1]]()
+     "ping": lambda: ping(a[2], int(a[3]),
+                          int(a[4]) if len(a) > 4 else None)}[a[1]]()

@@ -11,6 +11,7 @@
  *     [,static_iana_vxlan=0|1]    4789 is hard-wired VXLAN, takes no entry
  *     [,tables_shared=<name>]     ports naming one set share their tables
  *     [,rx_partial_seed=auto|on|off]  complete Linux's partial seeds on RX
+ *     [,peer_segment=auto|on|off]     a veth's peer segments its GSO packets
  *
  * The sub-port is any ethdev already probed, named as rte_eth_dev_get_port_by_name
  * knows it (net_ring0, net_af_packet0, 0000:00:04.0, ...). List it before
@@ -36,10 +37,12 @@
 #define ARG_STATIC_VXLAN "static_iana_vxlan"
 #define ARG_SHARED "tables_shared"
 #define ARG_PARTIAL_SEED "rx_partial_seed"
+#define ARG_PEER_SEGMENT "peer_segment"
 
 #define VALID_KEYS ARG_SUB ", " ARG_TX_ENGINE ", " ARG_RX ", " ARG_REGISTRY \
 	", " ARG_TABLES ", " ARG_TUNNEL_PORTS ", " ARG_OPEN_ONLY ", " \
-	ARG_STATIC_VXLAN ", " ARG_SHARED ", " ARG_PARTIAL_SEED
+	ARG_STATIC_VXLAN ", " ARG_SHARED ", " ARG_PARTIAL_SEED ", " \
+	ARG_PEER_SEGMENT
 
 const char *
 hwcsum_args_help(void)
@@ -48,7 +51,7 @@ hwcsum_args_help(void)
 		"registry=port|shared tables=<n>:<type>[+<type>][/...] "
 		"tunnel_ports=<type>:<udp port>[/...] tables_open_only=0|1 "
 		"static_iana_vxlan=0|1 tables_shared=<name> "
-		"rx_partial_seed=auto|on|off";
+		"rx_partial_seed=auto|on|off peer_segment=auto|on|off";
 }
 
 /* value is one of names[]; *out gets its index. */
@@ -192,7 +195,8 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 	static const char *const bools[] = { "0", "1" };
 	static const char *const keys[] = { ARG_SUB, ARG_TX_ENGINE, ARG_RX,
 		ARG_REGISTRY, ARG_TABLES, ARG_TUNNEL_PORTS, ARG_OPEN_ONLY,
-		ARG_STATIC_VXLAN, ARG_SHARED, ARG_PARTIAL_SEED };
+		ARG_STATIC_VXLAN, ARG_SHARED, ARG_PARTIAL_SEED,
+		ARG_PEER_SEGMENT };
 	char buf[512];
 	unsigned int k, v = 0;
 	int ret;
@@ -260,6 +264,10 @@ parse_pair(const char *dev, const struct rte_kvargs_pair *kv,
 	case 9:
 		ret = parse_choice(dev, kv->key, kv->value, rx_modes, 3, &v);
 		args->rx_partial_seed = v;
+		return ret;
+	case 10:
+		ret = parse_choice(dev, kv->key, kv->value, rx_modes, 3, &v);
+		args->peer_segment = v;
 		return ret;
 	}
 	if (strlen(kv->value) >= sizeof(buf)) {

@@ -101,6 +101,7 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 	priv->port_id = dev->data->port_id;
 	priv->sub_port = sub_port;
 	priv->args = args;
+	priv->xdp_fd = -1;
 	strcpy(priv->sub_name, args.sub_name);
 
 	ret = hwcsum_sub_own(dev);
@@ -181,7 +182,8 @@ RTE_PMD_REGISTER_VDEV(net_hwcsum, hwcsum_vdev_driver);
 	"tables_open_only=0|1 " \
 	"static_iana_vxlan=0|1 " \
 	"tables_shared=<name> " \
-	"rx_partial_seed=auto|on|off"
+	"rx_partial_seed=auto|on|off " \
+	"peer_segment=auto|on|off"
 RTE_PMD_REGISTER_PARAM_STRING(net_hwcsum, HWCSUM_PARAM_STRING);
 /*
  * What dpdk-pmdinfo.py reads. DPDK's own build generates it from the two

@@ -246,6 +246,11 @@ hwcsum_dev_start(struct rte_eth_dev *dev)
 			   dev->data->name, priv->sub_name, rte_strerror(-ret));
 		return ret;
 	}
+	ret = hwcsum_veth_peer_segment(dev);
+	if (ret != 0) {
+		rte_eth_dev_stop(priv->sub_port);
+		return ret;
+	}
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
@@ -298,6 +303,7 @@ hwcsum_dev_close(struct rte_eth_dev *dev)
 	/* Rules hold registry references: gone before the registry. */
 	hwcsum_flow_uninit(dev);
 	hwcsum_tunnel_uninit(dev);
+	hwcsum_veth_peer_restore(dev);
 	return hwcsum_sub_close(dev);
 }
 

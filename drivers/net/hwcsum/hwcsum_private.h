@@ -82,6 +82,8 @@ struct hwcsum_args {
 	char tables_shared[HWCSUM_SHARED_NAME_MAX]; /* "": tables of our own */
 	/* rx_partial_seed=: auto is on for sub-ports that read packet sockets. */
 	enum hwcsum_rx_mode rx_partial_seed;
+	/* peer_segment=: auto is on for net_af_packet on a veth. */
+	enum hwcsum_rx_mode peer_segment;
 };
 
 int hwcsum_args_parse(const char *dev_name, const char *params,
@@ -254,6 +256,9 @@ struct hwcsum_private {
 	bool rx_work;
 	/* Fields holding Linux's partial seed are completed (hwcsum_sub.c). */
 	bool rx_partial_seed;
+	/* Our XDP_PASS on the sub-port's veth, -1 if none (hwcsum_veth.c). */
+	int xdp_fd;
+	int xdp_ifindex;
 	/* The mbuf contract (hwcsum_ethdev.c). */
 	int dynfield_off;
 	uint64_t tx_partial_flag;
@@ -370,6 +375,13 @@ int hwcsum_sub_reclaim(struct rte_eth_dev *dev);
 /* From the configured offloads: what the sub-port is given (priv->sub). */
 int hwcsum_sub_caps_decide(struct rte_eth_dev *dev, uint64_t *sub_tx_offloads);
 const char *hwcsum_engine_name(enum csum_engine engine);
+
+/* ----------------------------------------------------- hwcsum_veth.c */
+
+/* At start: a veth sub-port's peer segments its GSO packets (peer_segment). */
+int hwcsum_veth_peer_segment(struct rte_eth_dev *dev);
+/* At close: the peer's offloads as they were. */
+void hwcsum_veth_peer_restore(struct rte_eth_dev *dev);
 
 /* ------------------------------------------------------ hwcsum_ops.c */
 

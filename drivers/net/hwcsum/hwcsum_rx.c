@@ -438,7 +438,7 @@ rx_l4_locate(const uint8_t *p, const struct csum_walk *w, struct rx_l4 *l)
 	if (w->l4_proto == IPPROTO_UDP) {
 		if (w->l4_off + UDP_HLEN > w->l3_end)
 			return false;
-		len = be16_at(p + w->l4_off + 4);
+		len = csum_be16(p + w->l4_off + 4);
 		if (len < UDP_HLEN || w->l4_off + len > w->l3_end)
 			return false;
 		memcpy(&check, p + w->l4_off + 6, sizeof(check));

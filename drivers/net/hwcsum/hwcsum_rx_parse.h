@@ -72,12 +72,6 @@ view_get(const struct rte_mbuf *m, struct rx_view *v)
 	v->len = csum_mbuf_read(m, 0, want, v->copy) == 0 ? want : 0;
 }
 
-static inline uint16_t
-be16_at(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /* Walk the inner packet the tunnel header announced (region: the UDP datagram). */
 static __rte_always_inline void
 rx_walk_inner(const struct rx_view *v, struct rx_pkt *pk)
@@ -118,7 +112,7 @@ rx_tunnel(const struct udp_tunnel_registry *reg, const struct rx_view *v,
 	uint32_t end = RTE_MIN(v->len, pk->udp_end);
 	int ret;
 
-	pk->type = udp_tunnel_lookup_inline(reg, be16_at(v->p + pk->outer.l4_off + 2));
+	pk->type = udp_tunnel_lookup_inline(reg, csum_be16(v->p + pk->outer.l4_off + 2));
 	if (pk->type == 0)
 		return;
 	/* The built-in VXLAN bit always runs the built-in parser: inline. */
@@ -157,7 +151,7 @@ rx_parse(const struct hwcsum_private *priv, const struct rx_view *v,
 	    (o->flags & CSUM_WALK_F_FRAGMENT) ||
 	    (uint64_t)o->l4_off + UDP_HLEN > v->len)
 		return;
-	ulen = be16_at(v->p + o->l4_off + 4);
+	ulen = csum_be16(v->p + o->l4_off + 4);
 	if (ulen < UDP_HLEN || (uint64_t)o->l4_off + ulen > o->l3_end)
 		return; /* verification says so, below */
 	pk->udp_end = o->l4_off + ulen;
