@@ -36,7 +36,7 @@ net_pcap tx_pcap files: tshark checks the checksums, the gateway's inner
 frames are compared byte for byte, and decap of packets with every
 checksum wrong must forward nothing. Nothing here is pass/fail.
 
-usage: bench-gateway-run.py --gateway PATH --pmd-so SO --outdir DIR [--json PATH]
+usage: bench-gateway-run.py --gateway PATH --outdir DIR [--json PATH]
        [--rounds N] [--duration S] [--sizes 64,512,1500,imix] [--testpmd PATH]
 
 IMIX: one pcap of inner frames of 64, 570 and 1518 bytes, 7:4:1,
@@ -146,7 +146,6 @@ def gateway_cmd(args, direction, rx_pcap, tx_pcap=None, infinite=True, duration=
     ul_name, inner_name = ul.split(",")[0], inner.split(",")[0]
     assert dst_name in (ul_name, inner_name)
     return ([args.gateway] + EAL + ["--file-prefix", "%s-%d" % (prefix, os.getpid()),
-                                    "-d", args.pmd_so,
                                     "--vdev", ul, "--vdev", "net_hwcsum0,sub=" + ul_name,
                                     "--vdev", inner, "--vdev", "net_hwcsum1,sub=" + inner_name,
                                     "--", "--underlay", "net_hwcsum0",
@@ -331,7 +330,6 @@ def summarize(samples):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--gateway", required=True)
-    ap.add_argument("--pmd-so", required=True)
     ap.add_argument("--outdir", required=True)
     ap.add_argument("--json")
     ap.add_argument("--testpmd", default="dpdk-testpmd")

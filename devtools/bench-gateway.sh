@@ -24,10 +24,10 @@ GW="$BUILD/app/hwcsum-tunnel/hwcsum-tunnel"
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 
 command -v "$TESTPMD" >/dev/null || { echo "bench-gateway: $TESTPMD not found, skipped"; exit 0; }
-bench_pmd bench-gateway
+# The gateway links the PMD: no plugin to stage.
 [ -x "$GW" ] || { echo "bench-gateway: $GW not built" >&2; exit 1; }
 
 echo "== hwcsum-tunnel gateway (encap/decap) vs testpmd csum sw"
 /usr/bin/python3 "$HERE/devtools/bench-gateway-run.py" --testpmd "$TESTPMD" \
-	--gateway "$GW" --pmd-so "$SO" --outdir "$OUTDIR" --json "$OUTDIR/gateway.json" "$@"
+	--gateway "$GW" --outdir "$OUTDIR" --json "$OUTDIR/gateway.json" "$@"
 bench_plot plot_gateway.py "$OUTDIR/gateway.json" "$OUTDIR/gateway.png"

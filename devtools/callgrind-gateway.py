@@ -15,7 +15,7 @@ Columns, instructions per packet (callgrind Ir, inclusive):
   total     gateway + tx + hwcsum_rx (net_pcap's copy and the polling
             loop are left out)
 
-usage: callgrind-gateway.py --gateway PATH --pmd-so SO --outdir DIR
+usage: callgrind-gateway.py --gateway PATH --outdir DIR
        [--sizes 64,512,1500,imix] [--packets N] [--dirs encap,decap] [--json PATH]
 """
 import argparse
@@ -79,7 +79,6 @@ def run_one(args, direction, size, pcap, workdir):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("--gateway", required=True)
-    ap.add_argument("--pmd-so", required=True)
     ap.add_argument("--outdir", required=True)
     ap.add_argument("--sizes", default="64,512,1500,imix")
     ap.add_argument("--dirs", default="encap,decap")

@@ -15,15 +15,12 @@ set -euo pipefail
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 GW=$BUILD/app/hwcsum-tunnel/hwcsum-tunnel
-PMD_SO=$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so
 PY=/usr/bin/python3	# Debian's python3-scapy; the python3 on PATH may lack it
 HELPER=$HERE/devtools/demo_gateway.py
 TRAFFIC_SECONDS=4
-for f in "$GW" "$PMD_SO"; do
-	[ -f "$f" ] || { echo "demo: $f not built: run make build" >&2; exit 1; }
-done
-# EAL refuses plugins from world-writable directories.
-PMD_SO=$("$HERE/devtools/plugin-path.sh" "$PMD_SO")
+# The gateway links the PMD (librte_net_hwcsum.so.0, through its RUNPATH):
+# no -d.
+[ -f "$GW" ] || { echo "demo: $GW not built: run make build" >&2; exit 1; }
 
 # Scratch under /var/tmp: EAL's plugin check, and no tmpfs size limits.
 WORK=$(mktemp -d /var/tmp/hwcsum-demo.XXXXXX)
@@ -81,13 +78,13 @@ for f in underlay vm_vx vm_gn; do
 		--vdev "net_hwcsum$i,sub=net_pcap$i")
 	i=$((i + 1))
 done
-echo "\$ hwcsum-tunnel --no-huge -m 256 --no-pci -l 0-1 -d $PMD_SO \\"
+echo "\$ hwcsum-tunnel --no-huge -m 256 --no-pci -l 0-1 \\"
 printf '    %s %s %s %s \\\n' "${VDEVS[@]//$WORK\//}"
 echo "    -- -f gw.ini"
 # The log is complete for the checks below; the screen gets it without EAL's
 # start-up lines and ethdev's "already stopped" notes at close.
 timeout -k 5 50 "$GW" --no-huge -m 256 --no-pci -l 0-1 --file-prefix "$PREFIX" \
-	-d "$PMD_SO" "${VDEVS[@]}" -- -f "$WORK/gw.ini" >"$WORK/gw.log" 2>&1 &
+	"${VDEVS[@]}" -- -f "$WORK/gw.ini" >"$WORK/gw.log" 2>&1 &
 GW_PID=$!
 tail -n +1 -f --pid="$GW_PID" "$WORK/gw.log" |
 	grep --line-buffered -v '^EAL: \|^TELEMETRY: \|already stopped$' &

@@ -9,14 +9,13 @@
  * no sub-port.
  *
  * Build (objects of a build dir B, as for tx_insns.c):
- *   cc -O2 -o rx_insns devtools/rx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.p/*.o \
+ *   cc -O2 -o rx_insns devtools/rx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.0.1.0.p/*.o \
  *      -Idrivers/net/hwcsum -Iapp/hwcsum-bench -Ilib/csum -Ilib/udp_tunnel -Ilib/flow \
  *      $(pkg-config --cflags libdpdk) -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API \
  *      -isystem /var/cache/hwcsum/dpdk-sdk-*\/include \
- *      -LB/lib/csum -LB/lib/udp_tunnel -lhwcsum_csum -lhwcsum_udp_tunnel \
- *      -LB/lib/flow -lhwcsum_flow \
+ *      -LB/lib -lhwcsum_csum -lhwcsum_udp_tunnel -lhwcsum_flow \
  *      $(pkg-config --libs libdpdk) -lrte_bus_vdev -lrte_telemetry \
- *      -Wl,-rpath,B/lib/csum:B/lib/udp_tunnel:B/lib/flow
+ *      -Wl,-rpath,B/lib
  * Run:
  *   valgrind --tool=callgrind --toggle-collect=hwcsum_rx_one ./rx_insns 64 [SHAPE]
  * and divide the collected Ir by the packet count it prints.

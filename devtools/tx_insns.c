@@ -10,13 +10,12 @@
  * Build (objects of a build dir B; -DTX_INSNS_BEFORE for a tree without
  * hwcsum_tx_resolve(), which calls hwcsum_tx_one() per packet as its
  * send_chunk() did):
- *   cc -O2 -o tx_insns devtools/tx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.p/*.o \
+ *   cc -O2 -o tx_insns devtools/tx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.0.1.0.p/*.o \
  *      -Idrivers/net/hwcsum -Ilib/csum -Ilib/udp_tunnel -Ilib/flow -I/usr/include/dpdk \
  *      -include rte_config.h -march=corei7 -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API \
  *      -isystem /var/cache/hwcsum/dpdk-sdk-*\/include \
- *      -LB/lib/csum -LB/lib/udp_tunnel -lhwcsum_csum -lhwcsum_udp_tunnel \
- *      -LB/lib/flow -lhwcsum_flow \
- *      $(pkg-config --libs libdpdk) -Wl,-rpath,B/lib/csum:B/lib/udp_tunnel:B/lib/flow
+ *      -LB/lib -lhwcsum_csum -lhwcsum_udp_tunnel -lhwcsum_flow \
+ *      $(pkg-config --libs libdpdk) -Wl,-rpath,B/lib
  * Run:
  *   valgrind --tool=callgrind --toggle-collect=hwcsum_tx_prepare \
  *      --toggle-collect=hwcsum_tx_resolve --toggle-collect=hwcsum_tx_one ./tx_insns 64

@@ -168,8 +168,8 @@ main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	if (rte_pmd_hwcsum_dyn_lookup(&gw_dyn) < 0) {
-		fprintf(stderr, "hwcsum-tunnel: no net_hwcsum port probed (load the PMD "
-			"with -d .../librte_net_hwcsum.so, --vdev net_hwcsumN,sub=...)\n");
+		fprintf(stderr, "hwcsum-tunnel: no net_hwcsum port probed (give one: "
+			"--vdev net_hwcsumN,sub=...)\n");
 		goto fail;
 	}
 	gw_cfg.nb_queues = RTE_MAX(rte_lcore_count() - 1, 1u);

@@ -5,16 +5,14 @@
  * PMD's tunnel type of a received packet.
  */
 
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include <rte_lcore.h>
 #include <rte_mempool.h>
+#include <rte_pmd_hwcsum.h>
 
 #include <udp_tunnel.h>
 
@@ -25,14 +23,6 @@
 #define GW_CACHE 128
 
 static struct rte_mempool *pool;
-
-/*
- * The PMD is a plugin (-d), loaded RTLD_LOCAL: its two exported functions
- * are found through its handle. GUE has no RTE_ETH_TUNNEL_TYPE_*, so its
- * port goes into the registry directly.
- */
-static struct udp_tunnel_registry *(*pmd_registry)(uint16_t port);
-static unsigned int (*pmd_rx_tunnel_type)(uint16_t port, const struct rte_mbuf *m);
 
 /* What was registered, to take exactly that back at shutdown. */
 static struct {
@@ -46,41 +36,14 @@ static unsigned int nb_added;
 static uint16_t opened[GW_MAX_INNER + 1];
 static unsigned int nb_opened;
 
-static int
-find_pmd(struct dl_phdr_info *info, size_t size __rte_unused, void *arg)
-{
-	void **handle = arg;
-
-	if (strstr(info->dlpi_name, "librte_net_hwcsum") == NULL)
-		return 0;
-	*handle = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
-	return *handle != NULL;
-}
-
-static void
-pmd_symbols(void)
-{
-	void *h = NULL;
-
-	dl_iterate_phdr(find_pmd, &h);
-	if (h == NULL)
-		return;
-	pmd_registry = (struct udp_tunnel_registry *(*)(uint16_t))
-		dlsym(h, "rte_pmd_hwcsum_registry");
-	pmd_rx_tunnel_type = (unsigned int (*)(uint16_t, const struct rte_mbuf *))
-		dlsym(h, "rte_pmd_hwcsum_rx_tunnel_type");
-	/* The PMD stays loaded by EAL: our reference is not needed. */
-	dlclose(h);
-}
-
 /* The lib/udp_tunnel type of a packet the underlay received, or 0. */
 unsigned int
 gw_rx_tunnel_type(uint16_t port, const struct rte_mbuf *m)
 {
 	unsigned int type = gw_ptype_tunnel_type(m->packet_type);
 
-	if (type == 0 && pmd_rx_tunnel_type != NULL)
-		type = pmd_rx_tunnel_type(port, m);	/* GUE, run-time types */
+	if (type == 0)
+		type = rte_pmd_hwcsum_rx_tunnel_type(port, m);	/* GUE, run-time types */
 	return type;
 }
 
@@ -217,7 +180,6 @@ gw_ports_init(struct gw_config *cfg)
 	struct rte_ether_addr mac;
 	int ret;
 
-	pmd_symbols();
 	if (lookup_port(cfg->underlay_name, "underlay", &cfg->underlay_port) < 0)
 		return -ENODEV;
 	for (i = 0; i < cfg->nb_tunnels; i++) {
@@ -275,22 +237,6 @@ gw_ports_init(struct gw_config *cfg)
 	return ret;
 }
 
-/* ethdev's name of a type, RTE_ETH_TUNNEL_TYPE_NONE for GUE. */
-static uint8_t
-eth_tunnel_type(unsigned int type)
-{
-	switch (type) {
-	case UDP_TUNNEL_TYPE_VXLAN:
-		return RTE_ETH_TUNNEL_TYPE_VXLAN;
-	case UDP_TUNNEL_TYPE_GENEVE:
-		return RTE_ETH_TUNNEL_TYPE_GENEVE;
-	case UDP_TUNNEL_TYPE_VXLAN_GPE:
-		return RTE_ETH_TUNNEL_TYPE_VXLAN_GPE;
-	default:
-		return RTE_ETH_TUNNEL_TYPE_NONE;
-	}
-}
-
 static int
 tunnel_port_op(const struct gw_config *cfg, unsigned int type, int family,
 	       uint16_t udp_port, bool add)
@@ -298,14 +244,15 @@ tunnel_port_op(const struct gw_config *cfg, unsigned int type, int family,
 	struct rte_eth_udp_tunnel ut = { .udp_port = udp_port };
 	struct udp_tunnel_registry *reg;
 
+	/* GUE has no RTE_ETH_TUNNEL_TYPE_*: its port goes into the registry. */
 	if (type != UDP_TUNNEL_TYPE_GUE) {
-		ut.prot_type = eth_tunnel_type(type);
+		ut.prot_type = rte_pmd_hwcsum_eth_tunnel_type(type);
 		return add ? rte_eth_dev_udp_tunnel_port_add(cfg->underlay_port, &ut) :
 			rte_eth_dev_udp_tunnel_port_delete(cfg->underlay_port, &ut);
 	}
-	reg = pmd_registry != NULL ? pmd_registry(cfg->underlay_port) : NULL;
+	reg = rte_pmd_hwcsum_registry(cfg->underlay_port);
 	if (reg == NULL)
-		return -ENOTSUP;
+		return -rte_errno;
 	return add ? udp_tunnel_port_add(reg, family, udp_port, type) :
 		udp_tunnel_port_del(reg, family, udp_port, type);
 }
@@ -335,8 +282,7 @@ gw_tunnel_ports_add(struct gw_config *cfg)
 			fprintf(stderr, "hwcsum-tunnel: tunnel '%s': cannot register "
 				"%s UDP port %u on '%s': %s\n", t->name,
 				gw_type_name(t->type), t->dst_port, cfg->underlay_name,
-				ret == -ENOTSUP && t->type == UDP_TUNNEL_TYPE_GUE ?
-				"rte_pmd_hwcsum_registry() not found" : rte_strerror(-ret));
+				rte_strerror(-ret));
 			return ret;
 		}
 		added[nb_added].type = t->type;

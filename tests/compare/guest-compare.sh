@@ -294,14 +294,14 @@ app_start() {
 	APP_LOG[$s]=$log
 	eal=(--lcores "0@$s,1@$((1 - s))" -n 1 -m 64 --file-prefix "${APP_PREFIX[$s]}"
 		--iova-mode=pa -a "${BDF[$s]}" -d "$PMDS/librte_mempool_ring.so.23"
-		-d "$PMDS/librte_net_af_packet.so.23" -d "$PMDS/$DPDK_PMD" -d "$PMD_SO"
+		-d "$PMDS/librte_net_af_packet.so.23" -d "$PMDS/$DPDK_PMD"
 		--vdev "net_hwcsum0,sub=${BDF[$s]}" --vdev "net_af_packet0,iface=${v}0"
 		--vdev "net_hwcsum1,sub=net_af_packet0")
 	vmac=$(ip netns exec "$([ "$s" = 0 ] && echo i || echo j)" cat "/sys/class/net/${v}1/address")
 	if [ "$t" = 0 ]; then
 		# Ports: 0 the NIC (owned by hwcsum), 1 net_hwcsum0, 2 the
 		# AF_PACKET socket (owned), 3 net_hwcsum1; checked below.
-		dpdk-testpmd "${eal[@]}" -- --forward-mode=csum --stats-period 30 \
+		dpdk-testpmd "${eal[@]}" -d "$PMD_SO" -- --forward-mode=csum --stats-period 30 \
 			--tx-offloads=0xe --rx-offloads=0xe --eth-peer="1,${MAC[$peer]}" --eth-peer="3,$vmac" \
 			--total-num-mbufs=8192 --txd=512 --rxd=512 > "$log" 2>&1 &
 		APP_PID[$s]=$!
@@ -324,6 +324,7 @@ app_start() {
 		[ "$t" = 4 ] && keys+=",vni=4$o,gpe_payload=ip"
 		;;
 	esac
+	# The gateway links the PMD itself: no -d.
 	"$GW" "${eal[@]}" -- --underlay net_hwcsum0 -s 0 --duration 600 --idle-sleep "$IDLE_SLEEP" \
 		--tunnel "name=c,$keys" \
 		> "$log" 2>&1 &

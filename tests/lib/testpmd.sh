@@ -19,6 +19,10 @@ export TESTPMD_PRELOAD=${TESTPMD_PRELOAD:-${LD_PRELOAD:-}}
 unset LD_PRELOAD
 PMD_SO=$("$(dirname "${BASH_SOURCE[0]}")/../../devtools/plugin-path.sh" "$PMD_SO") ||
 	{ echo "FAIL: cannot stage the PMD for EAL"; exit 1; }
+# meson test puts the build's library directories in LD_LIBRARY_PATH; a
+# user's testpmd has none: the PMD must find its libraries (libhwcsum_*)
+# through its own RUNPATH.
+unset LD_LIBRARY_PATH
 # A file prefix per run: meson runs tests in parallel and EAL's runtime
 # directory would otherwise collide.
 EAL_COMMON="--no-huge -m 256 --no-pci -l 0-1 --file-prefix hwcsum-test-$$"

@@ -50,7 +50,7 @@ mount --bind "$OUT/pmds" "$PMDS" || die "cannot bind the plugin directory"
 
 say "starting hwcsum-tunnel (inner $INNER with LRO, underlay $UNDER)"
 "$GW" -l 0-1 -n 1 -m 192 --file-prefix gw-lro --iova-mode=pa -a "$INNER" -a "$UNDER" \
-	-d "$PMDS/librte_mempool_ring.so.23" -d "$PMDS/librte_net_virtio.so.23" -d "$PMD_SO" \
+	-d "$PMDS/librte_mempool_ring.so.23" -d "$PMDS/librte_net_virtio.so.23" \
 	--vdev "net_hwcsum0,sub=$UNDER,tx_engine=none" --vdev "net_hwcsum1,sub=$INNER" \
 	--log-level=pmd.net.virtio.*:info -- \
 	--underlay net_hwcsum0 -s 20 --duration 900 --mbufs 16384 \

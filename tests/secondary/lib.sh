@@ -57,7 +57,7 @@ PLUGINS="librte_bus_vdev.so librte_mempool_ring.so librte_mempool_stack.so
 # - EAL loads every driver of the directory in every process: ~150 of
 #   them made each secondary's start-up seconds long on a loaded machine.
 private_plugin_dir() {
-	local pmd_dir=$1 so=$2 dir all p
+	local pmd_dir=$1 so=$2 dir all p so_name
 	shift 2
 	if [ -z "${HWCSUM_IN_PLUGIN_NS:-}" ]; then
 		HWCSUM_IN_PLUGIN_NS=1 exec unshare -m --propagation private "$0" "$@"
@@ -72,7 +72,10 @@ private_plugin_dir() {
 		ln -s "$(readlink -f "$all/$p")" "$dir/$p" ||
 			{ echo "FAIL: no $pmd_dir/$p"; exit 1; }
 	done
-	ln -s "$so" "$dir/$(basename "$so")" &&
+	# Named *.so: EAL loads only *.so and *.so.<ABI> from a directory
+	# (<so> may be the versioned file, librte_net_hwcsum.so.0.1.0).
+	so_name=$(basename "$so")
+	ln -s "$so" "$dir/${so_name%%.so*}.so" &&
 	mount --bind "$dir" "$pmd_dir" ||
 		{ echo "FAIL: cannot mount the suite's plugins on $pmd_dir"; exit 1; }
 	PLUGIN_LINKS="$dir $all"

@@ -109,7 +109,7 @@ run_gw nopmd --vdev net_ring0 -- -f "$WORK/ok.ini" --duration 1
 	pass "no hwcsum port: exit $RC, named" || fail "no hwcsum port: exit $RC"
 # And the valid file runs: statistics lines each second, telemetry.
 TEL_PREFIX=hwcsum-tunnel-$$-tel
-timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 --file-prefix $TEL_PREFIX -d "$PMD_SO" \
+timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 --file-prefix $TEL_PREFIX \
 	$RING2 -- -f "$WORK/ok.ini" --stats-interval 1 --duration 4 --underlay-mtu 9000 \
 	>"$WORK/ok.log" 2>&1 &
 pid=$!

@@ -5,8 +5,11 @@
 HERE=$(dirname "${BASH_SOURCE[0]}")
 PY=/usr/bin/python3	# Debian's python3-scapy; the one on PATH may lack it
 FAILS=0
-PMD_SO=$("$HERE/../../devtools/plugin-path.sh" "$PMD_SO") ||
-	{ echo "FAIL: cannot stage the PMD for EAL"; exit 1; }
+# The gateway links the PMD (NEEDED, found through its RUNPATH): no -d.
+# It must be this build's.
+gw_pmd=$(ldd "$GW" | sed -n 's/^[[:space:]]*librte_net_hwcsum\.so[.0-9]* => \([^ ]*\) .*/\1/p')
+[ -n "$gw_pmd" ] && [ "$(realpath "$gw_pmd")" = "$(realpath "$PMD_SO")" ] ||
+	{ echo "FAIL: $GW loads the PMD from '$gw_pmd', not $PMD_SO"; exit 1; }
 for tool in "$GW" "$PY" tshark; do
 	command -v "$tool" >/dev/null || { echo "FAIL: missing $tool"; exit 1; }
 done
@@ -27,7 +30,7 @@ run_gw() {
 	shift
 	RUN_N=$((RUN_N + 1))
 	timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 \
-		--file-prefix "hwcsum-tunnel-$$-$RUN_N" -d "$PMD_SO" "$@" \
+		--file-prefix "hwcsum-tunnel-$$-$RUN_N" "$@" \
 		>"$WORK/$name.log" 2>&1
 	RC=$?
 }

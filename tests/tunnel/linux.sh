@@ -114,7 +114,7 @@ variant() {
 	# 173 of 200 datagrams of a burst arrive (ns u -> ns i, GENEVE over
 	# IPv6, in a guest beside a kernel build); this test counts every one.
 	in_gw sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/gw.pid" "$GW" --no-huge -m 256 --no-pci -l 0-1 \
-		--file-prefix "hwcsum-tunnel-$$-$RUN_N" -d "$PMD_SO" \
+		--file-prefix "hwcsum-tunnel-$$-$RUN_N" \
 		--vdev net_af_packet0,iface=vu0 --vdev net_hwcsum0,sub=net_af_packet0 \
 		--vdev net_af_packet1,iface=vi0 --vdev net_hwcsum1,sub=net_af_packet1 -- \
 		--underlay net_hwcsum0 -s 0 --duration 90 \

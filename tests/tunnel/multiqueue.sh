@@ -47,7 +47,7 @@ run_gw_q() {
 	shift
 	RUN_N=$((RUN_N + 1))
 	timeout 60 "$GW" --no-huge -m 256 --no-pci $LCORES \
-		--file-prefix "hwcsum-tunnel-$$-$RUN_N" -d "$PMD_SO" "$@" >"$WORK/$name.log" 2>&1
+		--file-prefix "hwcsum-tunnel-$$-$RUN_N" "$@" >"$WORK/$name.log" 2>&1
 	RC=$?
 }
 

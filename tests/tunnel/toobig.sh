@@ -21,7 +21,7 @@ read -r ENCAP TOO_BIG ICMP <"$WORK/counts"
 
 # 1. encapsulate, with telemetry asked while it runs
 TEL_PREFIX=hwcsum-tunnel-$$-tel
-timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 --file-prefix $TEL_PREFIX -d "$PMD_SO" \
+timeout 60 "$GW" --no-huge -m 256 --no-pci -l 0-1 --file-prefix $TEL_PREFIX \
 	$(gw_vdevs "" "$WORK/empty.pcap" "$WORK/under.pcap" "$WORK/inner_@.pcap" \
 	"$WORK/inner_out_@.pcap") -- -f "$WORK/gw.ini" --duration 3 >"$WORK/encap.log" 2>&1 &
 pid=$!

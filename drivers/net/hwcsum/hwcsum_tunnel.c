@@ -33,9 +33,14 @@
 	HWCSUM_LOG(level, "%s (port %u): " fmt, (dev)->data->name, \
 		   (dev)->data->port_id, ## __VA_ARGS__)
 
-/* registry type bit -> DPDK's RTE_ETH_TUNNEL_TYPE_* for the sub-port, or 0. */
-static uint8_t
-dpdk_tunnel_type(unsigned int type)
+/*
+ * registry type bit -> DPDK's RTE_ETH_TUNNEL_TYPE_* (what is pushed to the
+ * sub-port), or RTE_ETH_TUNNEL_TYPE_NONE. Public (rte_pmd_hwcsum.h): an
+ * application holding lib/udp_tunnel types adds their ports through ethdev
+ * with it, and there is one copy of the mapping.
+ */
+uint8_t
+rte_pmd_hwcsum_eth_tunnel_type(unsigned int type)
 {
 	switch (type) {
 	case UDP_TUNNEL_TYPE_VXLAN:
@@ -45,7 +50,7 @@ dpdk_tunnel_type(unsigned int type)
 	case UDP_TUNNEL_TYPE_VXLAN_GPE:
 		return RTE_ETH_TUNNEL_TYPE_VXLAN_GPE;
 	default:
-		return 0;
+		return RTE_ETH_TUNNEL_TYPE_NONE;
 	}
 }
 
@@ -120,12 +125,12 @@ push_port(struct udp_tunnel_dev *tdev, const struct udp_tunnel_port_info *ti,
 	struct hwcsum_private *priv = udp_tunnel_dev_priv(tdev);
 	struct rte_eth_udp_tunnel t = {
 		.udp_port = ti->port,
-		.prot_type = dpdk_tunnel_type(ti->type),
+		.prot_type = rte_pmd_hwcsum_eth_tunnel_type(ti->type),
 	};
 	int ret;
 
 	/* Only hwcsum's software sees it: nothing to push. */
-	if (!priv->sub_has_tunnel_ops || priv->sub_closed || t.prot_type == 0 ||
+	if (!priv->sub_has_tunnel_ops || priv->sub_closed || t.prot_type == RTE_ETH_TUNNEL_TYPE_NONE ||
 	    sub_shares_registry(priv))
 		return 0;
 	ret = add ? rte_eth_dev_udp_tunnel_port_add(priv->sub_port, &t) :

@@ -330,7 +330,10 @@ rte_pmd_hwcsum_rx_verify_l4(const struct rte_pmd_hwcsum_dyn *dyn,
 }
 
 /* ------------------------------------------------------------------------
- * Functions of the PMD itself (link librte_net_hwcsum.so to call them).
+ * Functions of the PMD itself: link it to call them (pkg-config
+ * hwcsum-pmd: -lrte_net_hwcsum, as testpmd links librte_net_ixgbe for
+ * rte_pmd_ixgbe_*()). The registry is lib/udp_tunnel's (udp_tunnel.h,
+ * pkg-config hwcsum-udp-tunnel), the same library the PMD itself uses.
  */
 
 struct udp_tunnel_registry;
@@ -351,6 +354,16 @@ struct udp_tunnel_registry *rte_pmd_hwcsum_registry(uint16_t port_id);
  */
 unsigned int rte_pmd_hwcsum_rx_tunnel_type(uint16_t port_id,
 					   const struct rte_mbuf *m);
+
+/**
+ * ethdev's tunnel type (RTE_ETH_TUNNEL_TYPE_*, the prot_type of struct
+ * rte_eth_udp_tunnel) of a lib/udp_tunnel type bit (UDP_TUNNEL_TYPE_*),
+ * to add or delete its UDP port with rte_eth_dev_udp_tunnel_port_add().
+ * @return RTE_ETH_TUNNEL_TYPE_NONE for a type ethdev has no name for
+ *   (GUE, types registered at run time): add those to
+ *   rte_pmd_hwcsum_registry() directly.
+ */
+uint8_t rte_pmd_hwcsum_eth_tunnel_type(unsigned int udp_tunnel_type);
 
 #ifdef __cplusplus
 }
