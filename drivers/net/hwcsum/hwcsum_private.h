@@ -6,6 +6,8 @@
 #ifndef HWCSUM_PRIVATE_H
 #define HWCSUM_PRIVATE_H
 
+#include <assert.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -167,23 +169,29 @@ extern const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT];
 struct hwcsum_private;
 struct hwcsum_shared_set;
 
-/* A queue of ours maps 1:1 onto the sub-port queue of the same index. */
+/*
+ * A queue of ours maps 1:1 onto the sub-port queue of the same index.
+ * Everything a pass-through burst reads comes first, in the queue's first
+ * cache line (checked below): it is all that burst touches of the queue.
+ */
 struct hwcsum_rxq {
 	uint16_t port_id;	/* ours, written into received mbufs */
 	uint16_t sub_port;
 	uint16_t queue_id;	/* same index on both ports */
 	uint16_t nb_desc;	/* as set up, for queue info */
-	struct rte_mempool *mp;
 	struct hwcsum_private *priv;
-	/* Packets other queues' rules sent here (multi-producer, we consume). */
-	struct rte_ring *steer;
-	struct hwcsum_rxq_stats stats;
 	/* The sub-port queue's burst, called directly (hwcsum_rxtx.c). */
 	eth_rx_burst_t sub_rx_burst;
 	void *sub_rxq;
 	/* Set when rte_flow may concern this queue (hwcsum_rxq_flow_path()). */
 	bool flow_look;
+	struct rte_mempool *mp;
+	/* Packets other queues' rules sent here (multi-producer, we consume). */
+	struct rte_ring *steer;
+	struct hwcsum_rxq_stats stats;
 } __rte_cache_aligned;
+static_assert(offsetof(struct hwcsum_rxq, flow_look) < RTE_CACHE_LINE_SIZE,
+	      "pass-through RX reads more than one line of its queue");
 
 /* Most segments one TSO packet may make (tx_prepare refuses more). */
 #define HWCSUM_TSO_MAX_SEGS 256
@@ -194,19 +202,23 @@ struct hwcsum_tso_pending {
 	struct rte_mbuf *segs[HWCSUM_TSO_MAX_SEGS];
 };
 
+/* As for hwcsum_rxq, what the pass-through burst reads comes first. */
 struct hwcsum_txq {
 	uint16_t port_id;
 	uint16_t sub_port;
 	uint16_t queue_id;
 	uint16_t nb_desc;
 	struct hwcsum_private *priv;
-	struct hwcsum_txq_stats stats;
 	/* The sub-port queue's burst, called directly (hwcsum_rxtx.c). */
 	eth_tx_burst_t sub_tx_burst;
 	void *sub_txq;
 	uint64_t request_mask;	/* hwcsum_tx_request_mask(), for the look */
+	struct hwcsum_txq_stats stats;
 	struct hwcsum_tso_pending tso;	/* sent before anything else */
 } __rte_cache_aligned;
+static_assert(offsetof(struct hwcsum_txq, request_mask) + sizeof(uint64_t) <=
+	      RTE_CACHE_LINE_SIZE,
+	      "pass-through TX reads more than one line of its queue");
 
 /* ------------------------------------------------------- the port */
 

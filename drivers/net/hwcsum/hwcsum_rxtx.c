@@ -103,10 +103,14 @@ hwcsum_tx_burst_pass(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	}
 	for (; p != end; p++)
 		a |= (*p)->ol_flags;
-	/* A request, or no sub-port: the offload burst knows what to do. */
+	/*
+	 * A request, or no sub-port: the offload burst knows what to do.
+	 * Nothing runs between this look at sub_closed and the call, so it
+	 * is the last one hwcsum_sub_tx() would take again.
+	 */
 	if (unlikely(((a | b) & txq->request_mask) || hwcsum_sub_gone(txq->priv)))
 		return hwcsum_tx_burst(queue, pkts, n);
-	return hwcsum_sub_tx(txq, pkts, n);
+	return txq->sub_tx_burst(txq->sub_txq, pkts, n);
 }
 
 void
