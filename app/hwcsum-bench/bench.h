@@ -24,6 +24,10 @@ double bench_now(void);
  * failure say why (naming the benchmark) and return NULL. */
 FILE *bench_json_open(const char *bench, const char *path);
 
+/* Close the results array and the object, close the file and say where it
+ * is. Returns 0, or 1 after naming the benchmark if the write failed. */
+int bench_json_close(const char *bench, FILE *out, const char *path);
+
 /* What the rounds x packets benchmarks take: --json, --rounds, --packets. */
 struct bench_opts {
 	const char *json;

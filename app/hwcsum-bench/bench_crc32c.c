@@ -147,13 +147,7 @@ bench_crc32c_main(int argc, char **argv)
 				"\"bytes_per_s\": %.0f, \"ratio_vs_peer\": %.4f}%s\n", sizes[s],
 				cs[c].name, best[s][c], best[s][c] / best[s][0],
 				(s == N_SIZES - 1 && c == N_CS - 1) ? "" : ",");
-	fprintf(out, "  ]\n}\n");
-	if (fclose(out) != 0) {
-		fprintf(stderr, "bench crc32c: error writing %s\n", json_path);
-		return 1;
-	}
-	printf("JSON: %s\n", json_path);
-	return 0;
+	return bench_json_close("crc32c", out, json_path);
 }
 
 static struct bench bench_crc32c = {

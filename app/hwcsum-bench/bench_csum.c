@@ -587,13 +587,7 @@ bench_csum_main(int argc, char **argv)
 					b->bytes_per_s / best[s][mode][ceil_idx].bytes_per_s,
 					(s == N_SIZES - 1 && mode == 1 && i == n_cs - 1) ? "" : ",");
 			}
-	fprintf(out, "  ]\n}\n");
-	if (fclose(out) != 0) {
-		fprintf(stderr, "bench csum: error writing %s\n", json_path);
-		return 1;
-	}
-	printf("\nJSON: %s\n", json_path);
-	return 0;
+	return bench_json_close("csum", out, json_path);
 }
 
 static struct bench bench_csum = {

@@ -261,10 +261,7 @@ bench_flow_main(int argc, char **argv)
 			res[i].rules, res[i].masks, (double)res[i].matched / N_PKTS,
 			res[i].table_ns, res[i].linear_ns,
 			res[i].linear_ns / res[i].table_ns, i + 1 < n ? "," : "");
-	fprintf(out, "  ]\n}\n");
-	fclose(out);
-	printf("\nJSON: %s\n", json_path);
-	return 0;
+	return bench_json_close("flow", out, json_path);
 }
 
 static struct bench bench_flow = {

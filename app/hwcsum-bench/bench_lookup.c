@@ -266,11 +266,8 @@ bench_lookup_main(int argc, char **argv)
 			best[w][C_MUTEX] / best[w][C_LOCKFREE],
 			best[w][C_RWLOCK] / best[w][C_LOCKFREE], w ? "" : ",");
 	}
-	fprintf(out, "  ]\n}\n");
-	fclose(out);
-	printf("\nJSON: %s\n", json_path);
 	udp_tunnel_registry_destroy(reg);
-	return 0;
+	return bench_json_close("lookup", out, json_path);
 }
 
 static struct bench bench_lookup = {

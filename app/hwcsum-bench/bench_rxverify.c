@@ -496,10 +496,7 @@ bench_rxverify_main(int argc, char **argv)
 				best[s][C_RTE] / best[s][C_RX_ONE]);
 		fprintf(out, "}%s\n", s + 1 < N_SIZES ? "," : "");
 	}
-	fprintf(out, "  ]\n}\n");
-	fclose(out);
-	printf("\nJSON: %s\n", json_path);
-	ret = 0;
+	ret = bench_json_close("rxverify", out, json_path);
 out:
 #ifdef HWCSUM_BENCH_RX_ONE
 	rx_one_teardown();

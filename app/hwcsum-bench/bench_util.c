@@ -53,6 +53,18 @@ bench_json_open(const char *bench, const char *path)
 }
 
 int
+bench_json_close(const char *bench, FILE *out, const char *path)
+{
+	fputs("  ]\n}\n", out);
+	if (ferror(out) | fclose(out)) {
+		fprintf(stderr, "bench %s: error writing %s\n", bench, path);
+		return 1;
+	}
+	printf("\nJSON: %s\n", path);
+	return 0;
+}
+
+int
 bench_parse_opts(int argc, char **argv, struct bench_opts *o,
 		 unsigned int max_rounds, void (*usage)(void))
 {

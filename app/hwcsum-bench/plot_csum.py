@@ -7,12 +7,9 @@ ratio to Linux's csum_partial when the JSON has it.
 usage: /usr/bin/python3 app/hwcsum-bench/plot_csum.py build/bench/csum.json [out.png]
 (Debian's matplotlib: run with /usr/bin/python3, not a venv's python3.)
 """
-import json
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import load, plt
 
 
 def panel(ax, data, mode, sizes, key, scale, ratio_key, skip):
@@ -45,13 +42,10 @@ def panel(ax, data, mode, sizes, key, scale, ratio_key, skip):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
+    got = load(argv, __doc__)
+    if got is None:
         return 2
-    src = argv[1]
-    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
-    with open(src) as f:
-        data = json.load(f)
+    data, dst = got
     results = data["results"]
     modes = sorted({r["mode"] for r in results}, key=lambda m: m != "cache")
     sizes = sorted({r["size"] for r in results})

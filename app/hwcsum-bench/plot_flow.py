@@ -5,22 +5,17 @@ the tuple-space table beside a linear scan, for each rule set's masks.
 
 usage: /usr/bin/python3 app/hwcsum-bench/plot_flow.py build/bench/flow.json [out.png]
 """
-import json
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import load, plt
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
+    got = load(argv, __doc__)
+    if got is None:
         return 2
-    src = argv[1]
-    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
-    with open(src) as f:
-        cases = json.load(f)["cases"]
+    doc, dst = got
+    cases = doc["cases"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     groups = []
     for c in cases:

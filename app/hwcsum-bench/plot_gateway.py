@@ -5,12 +5,9 @@ gateway encap/decap Mpps against testpmd's csum engine (sw checksums).
 
 usage: /usr/bin/python3 app/hwcsum-bench/plot_gateway.py build/bench/gateway.json [out.png]
 """
-import json
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import load, plt
 
 
 def tick_label(c):
@@ -53,15 +50,12 @@ def plot(doc, dst):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
+    got = load(argv, __doc__)
+    if got is None:
         return 2
-    src = argv[1]
-    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
-    with open(src) as f:
-        doc = json.load(f)
+    doc, dst = got
     if doc.get("bench") != "gateway":
-        print("plot_gateway: %s: not a gateway benchmark" % src, file=sys.stderr)
+        print("plot_gateway: %s: not a gateway benchmark" % argv[1], file=sys.stderr)
         return 2
     plot(doc, dst)
     return 0

@@ -4,24 +4,19 @@
 
 usage: /usr/bin/python3 app/hwcsum-bench/plot_lookup.py build/bench/lookup.json [out.png]
 """
-import json
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import load, plt
 
 CONTENDERS = ["lock-free", "mutex", "rwlock"]
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
+    got = load(argv, __doc__)
+    if got is None:
         return 2
-    src = argv[1]
-    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
-    with open(src) as f:
-        cases = json.load(f)["cases"]
+    doc, dst = got
+    cases = doc["cases"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     width = 0.8 / len(CONTENDERS)
     for i, name in enumerate(CONTENDERS):

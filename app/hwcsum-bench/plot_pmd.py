@@ -8,12 +8,9 @@ JSON has one.
 usage: /usr/bin/python3 app/hwcsum-bench/plot_pmd.py build/bench/pmd.json [out.png]
        /usr/bin/python3 app/hwcsum-bench/plot_pmd.py build/bench/rxverify.json [out.png]
 """
-import json
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import load, plt
 
 
 def is_imix(case):
@@ -119,20 +116,17 @@ def plot_rxverify(doc, dst):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
+    got = load(argv, __doc__)
+    if got is None:
         return 2
-    src = argv[1]
-    dst = argv[2] if len(argv) > 2 else src.rsplit(".", 1)[0] + ".png"
-    with open(src) as f:
-        doc = json.load(f)
+    doc, dst = got
     kind = doc.get("bench")
     if kind == "pmd":
         plot_pmd(doc, dst)
     elif kind == "rxverify":
         plot_rxverify(doc, dst)
     else:
-        print("plot_pmd: %s: unknown bench %r" % (src, kind), file=sys.stderr)
+        print("plot_pmd: %s: unknown bench %r" % (argv[1], kind), file=sys.stderr)
         return 2
     return 0
 
