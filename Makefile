@@ -15,7 +15,8 @@
 #                     segmenting a VM's TSO frames (about 5 min each)
 #   make compare      the kernel-against-bypass matrix on every NIC model
 #                     (docs/compare.md and docs/compare.png)
-#   make tso-full     testpmd's UDP segmentation request over net_pcap
+#   make tso-full     testpmd's UDP segmentation request over net_pcap,
+#                     and its TSO onto net_tap
 #   make ovs-full     Open vSwitch with mtu_request=9000 over net_pcap
 
 BUILD      ?= build
@@ -101,7 +102,8 @@ qemu-full: build
 	@devtools/test-summary.py $(BUILD)/meson-logs/testlog.json
 
 # testpmd 22.11 asking UDP segmentation (`set port 1 gso on`) of a hwcsum
-# port over net_pcap (tests/pmd/uso_testpmd.sh).
+# port over net_pcap (tests/pmd/uso_testpmd.sh), and its TSO onto a hwcsum
+# port over net_tap (tests/pmd/tso_tap.sh).
 tso-full: build
 	@rm -f $(BUILD)/meson-logs/testlog.json
 	-$(MESON_TEST) --suite tso-full

@@ -51,6 +51,31 @@ seg_pcap_check() {
 	fi
 }
 
+# tap_capture IFACE FILE: tcpdump on IFACE's kernel side (what the tap
+# hands the kernel) into FILE, its pid in CAPTURE_PID. It writes the pcap
+# file header once its socket is bound (-U: at once), and that is what is
+# waited for: its "listening on" line on stderr once took over 30 s to
+# appear while it captured (CI, stop 33). Up to 120 s; the callers judge
+# the capture itself by its packet count.
+tap_capture() {
+	local waited=0
+	tcpdump -i "$1" -Q in -U -w "$2" 2>"$2.log" &
+	CAPTURE_PID=$!
+	while [ "$(stat -c %s "$2" 2>/dev/null || echo 0)" -lt 24 ] &&
+		[ "$waited" -lt 1200 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	[ "$waited" -lt 50 ] || echo "note: tcpdump took $((waited / 10)) s to start"
+	[ "$(stat -c %s "$2" 2>/dev/null || echo 0)" -ge 24 ] ||
+		{ fail "tcpdump on $1 wrote no pcap header in $((waited / 10)) s: $(cat "$2.log")"; return 1; }
+}
+tap_capture_stop() {
+	sleep 0.5
+	kill "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+}
+
 finish() {
 	if [ "$FAILS" -ne 0 ]; then
 		echo "--- last testpmd output ---"

@@ -39,20 +39,7 @@ run() {
 	# captured before anything is forwarded.
 	ip -o link show hwcsumtap0 2>/dev/null | grep -q '[<,]UP[,>]' ||
 		fail "$engine: the tap is not up"
-	tcpdump -i hwcsumtap0 -Q in -U -w "$WORK/tap.pcap" 2>"$WORK/tcpdump.log" &
-	local tcpdump=$!
-	# tcpdump says so once the socket is open. On a loaded machine that
-	# once took over 30 s (CI, stop 33), so wait while it is alive, and
-	# say how long it took: the packet count below judges the capture.
-	local waited=0
-	while ! grep -q "listening on" "$WORK/tcpdump.log" &&
-		kill -0 "$tcpdump" 2>/dev/null && [ "$waited" -lt 1200 ]; do
-		sleep 0.1
-		waited=$((waited + 1))
-	done
-	grep -q "listening on" "$WORK/tcpdump.log" ||
-		fail "$engine: tcpdump did not start in $((waited / 10)) s: $(cat "$WORK/tcpdump.log")"
-	[ "$waited" -lt 50 ] || echo "note: $engine: tcpdump took $((waited / 10)) s to start"
+	tap_capture hwcsumtap0 "$WORK/tap.pcap" || fail "$engine: no capture"
 	# No offload given: io forwarding, nothing computed by anyone.
 	[ -n "$offloads" ] && tp_cmd "set fwd csum" || tp_cmd "set fwd io"
 	tp_cmd "csum parse-tunnel on 3"
@@ -61,9 +48,7 @@ run() {
 	tp_cmd "stop"
 	tp_cmd "show port xstats 3"
 	tp_stop
-	sleep 0.5
-	kill "$tcpdump" 2>/dev/null
-	wait "$tcpdump" 2>/dev/null
+	tap_capture_stop
 }
 
 # verdicts: "good bad" counts of IP/UDP/TCP checksums in the capture
