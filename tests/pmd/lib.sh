@@ -75,6 +75,16 @@ tap_capture_stop() {
 	kill "$CAPTURE_PID" 2>/dev/null
 	wait "$CAPTURE_PID" 2>/dev/null
 }
+# tap_forward PORT: forward for 2 s, PORT's xstats into OUT, then end the
+# testpmd session and the capture.
+tap_forward() {
+	tp_cmd "start"
+	sleep 2
+	tp_cmd "stop"
+	tp_cmd "show port xstats $1"
+	tp_stop
+	tap_capture_stop
+}
 
 finish() {
 	if [ "$FAILS" -ne 0 ]; then

@@ -43,12 +43,7 @@ run() {
 	# No offload given: io forwarding, nothing computed by anyone.
 	[ -n "$offloads" ] && tp_cmd "set fwd csum" || tp_cmd "set fwd io"
 	tp_cmd "csum parse-tunnel on 3"
-	tp_cmd "start"
-	sleep 2
-	tp_cmd "stop"
-	tp_cmd "show port xstats 3"
-	tp_stop
-	tap_capture_stop
+	tap_forward 3
 }
 
 # verdicts: "good bad" counts of IP/UDP/TCP checksums in the capture
