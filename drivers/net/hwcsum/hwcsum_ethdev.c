@@ -101,7 +101,7 @@ hwcsum_probe(struct rte_vdev_device *vdev)
 	priv->port_id = dev->data->port_id;
 	priv->sub_port = sub_port;
 	priv->args = args;
-	priv->xdp_fd = -1;
+	priv->xdp_link = -1;
 	strcpy(priv->sub_name, args.sub_name);
 
 	ret = hwcsum_sub_own(dev);

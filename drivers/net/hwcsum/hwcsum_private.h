@@ -268,9 +268,9 @@ struct hwcsum_private {
 	bool rx_work;
 	/* Fields holding Linux's partial seed are completed (hwcsum_sub.c). */
 	bool rx_partial_seed;
-	/* Our XDP_PASS on the sub-port's veth, -1 if none (hwcsum_veth.c). */
-	int xdp_fd;
-	int xdp_ifindex;
+	/* The BPF link of our XDP_PASS on the sub-port's veth, -1 if none
+	 * (hwcsum_veth.c). */
+	int xdp_link;
 	/* The mbuf contract (hwcsum_ethdev.c). */
 	int dynfield_off;
 	uint64_t tx_partial_flag;

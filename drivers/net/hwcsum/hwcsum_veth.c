@@ -11,8 +11,10 @@
  * (NETIF_F_GSO_SOFTWARE) off the other, so the peer's stack segments
  * before its veth and the peer's own settings stay as they were. hwcsum
  * attaches the smallest such program (XDP_PASS, two instructions) in
- * driver mode at start and removes it at close, only if it is still its
- * own; a program someone else attached does the same and is left alone.
+ * driver mode at start, through a BPF link: closing the link at close
+ * detaches it, and so does the process's end, crash included, so nothing
+ * outlives the port. A program someone else attached does the same and is
+ * left alone.
  */
 #include <errno.h>
 #include <string.h>
@@ -75,15 +77,15 @@ hwcsum_veth_peer_segment(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
 	enum hwcsum_rx_mode mode = priv->args.peer_segment;
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = XDP_FLAGS_DRV_MODE);
 	char ifname[IF_NAMESIZE], drv[32];
 	struct rte_eth_dev_info info;
-	int fd, ret;
+	int fd, link;
 
-	if (mode == HWCSUM_RX_OFF || priv->xdp_fd >= 0 ||
+	if (mode == HWCSUM_RX_OFF || priv->xdp_link >= 0 ||
 	    strcmp(priv->sub_driver, "net_af_packet") != 0)
 		return 0;
-	ret = rte_eth_dev_info_get(priv->sub_port, &info);
-	if (ret != 0 || info.if_index == 0 ||
+	if (rte_eth_dev_info_get(priv->sub_port, &info) != 0 || info.if_index == 0 ||
 	    if_indextoname(info.if_index, ifname) == NULL)
 		goto unknown;
 	if_driver(ifname, drv, sizeof(drv));
@@ -95,24 +97,21 @@ hwcsum_veth_peer_segment(struct rte_eth_dev *dev)
 	}
 	fd = xdp_pass_load();
 	if (fd < 0) {
-		ret = fd;
+		link = fd;
 		goto failed;
 	}
-	ret = bpf_xdp_attach(info.if_index, fd,
-			     XDP_FLAGS_DRV_MODE | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
-	if (ret == -EBUSY || ret == -EEXIST) {
+	/* The link holds the program: its fd is not needed past this. */
+	link = bpf_link_create(fd, info.if_index, BPF_XDP, &opts);
+	close(fd);
+	if (link == -EBUSY || link == -EEXIST) {
 		/* Any XDP program on this end takes TSO/GSO off the peer. */
-		close(fd);
 		HWCSUM_LOG(INFO, "%s: %s already has an XDP program: its veth peer segments its GSO packets",
 			   dev->data->name, ifname);
 		return 0;
 	}
-	if (ret != 0) {
-		close(fd);
+	if (link < 0)
 		goto failed;
-	}
-	priv->xdp_fd = fd;
-	priv->xdp_ifindex = info.if_index;
+	priv->xdp_link = link;
 	HWCSUM_LOG(NOTICE, "%s: XDP_PASS attached to veth %s: its peer segments its TSO/GSO packets before the veth (peer_segment=off to leave it)",
 		   dev->data->name, ifname);
 	return 0;
@@ -121,8 +120,8 @@ failed:
 	rte_log(mode == HWCSUM_RX_ON ? RTE_LOG_ERR : RTE_LOG_WARNING,
 		hwcsum_logtype,
 		"net_hwcsum: %s: cannot attach XDP_PASS to veth %s: %s; the peer's TSO/GSO packets arrive cut to net_af_packet's frame size (turn TSO/GSO off on the peer)\n",
-		dev->data->name, ifname, strerror(-ret));
-	return mode == HWCSUM_RX_ON ? ret : 0;
+		dev->data->name, ifname, strerror(-link));
+	return mode == HWCSUM_RX_ON ? link : 0;
 unknown:
 	rte_log(mode == HWCSUM_RX_ON ? RTE_LOG_ERR : RTE_LOG_DEBUG,
 		hwcsum_logtype,
@@ -135,17 +134,9 @@ void
 hwcsum_veth_peer_restore(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = priv->xdp_fd);
-	int ret;
 
-	if (priv->xdp_fd < 0)
-		return;
-	/* XDP_FLAGS_REPLACE: removed only while it is still ours. */
-	ret = bpf_xdp_attach(priv->xdp_ifindex, -1,
-			     XDP_FLAGS_DRV_MODE | XDP_FLAGS_REPLACE, &opts);
-	if (ret != 0 && ret != -EEXIST)
-		HWCSUM_LOG(WARNING, "%s: removing XDP_PASS from ifindex %d: %s",
-			   dev->data->name, priv->xdp_ifindex, strerror(-ret));
-	close(priv->xdp_fd);
-	priv->xdp_fd = -1;
+	/* The last reference to the link: the program is detached. */
+	if (priv->xdp_link >= 0)
+		close(priv->xdp_link);
+	priv->xdp_link = -1;
 }
