@@ -309,6 +309,22 @@ for l in libhwcsum_csum libhwcsum_udp_tunnel libhwcsum_flow; do
 		bad "testpmd: $l.so.0 was not found through the PMD's RUNPATH"
 done
 
+# The built plugin copied alone to a root-only directory (as a checker or
+# a cache takes it) still loads: its build-tree RUNPATH also names the
+# build's lib directory by its absolute path.
+COPY_DIR=$HWCSUM_CACHE/plugins/install-test-$$
+mkdir -p "$COPY_DIR" && chmod 700 "$COPY_DIR"
+cp "$BUILD/drivers/net/hwcsum/librte_net_hwcsum.so" "$COPY_DIR/librte_net_hwcsum.so"
+printf 'show port summary all\nquit\n' |
+	"${TESTPMD_ENV[@]}" dpdk-testpmd --no-huge -m 256 --no-pci --no-shconf -l 0-1 \
+	-d "$COPY_DIR/librte_net_hwcsum.so" --vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0 \
+	-- -i --total-num-mbufs=2048 --nb-ports=1 >"$SCRATCH/testpmd-copy.log" 2>&1 ||
+	{ tail -n 20 "$SCRATCH/testpmd-copy.log" >&2; bad "dpdk-testpmd -d <a copy of the built plugin> failed"; }
+grep -q "net_hwcsum0 *net_hwcsum" "$SCRATCH/testpmd-copy.log" &&
+	say "a copy of the built plugin alone loads: net_hwcsum port shown" ||
+	bad "testpmd shows no net_hwcsum port with a copy of the built plugin"
+rm -rf "$COPY_DIR"
+
 say "took $((SECONDS - T0)) s"
 if [ "$fails" -gt 0 ]; then
 	echo "install: $fails check(s) failed" >&2
