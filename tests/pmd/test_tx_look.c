@@ -10,9 +10,15 @@
  * Run with no TX offload configured (the pass-through burst, which looks
  * eight packets at a time) and with the checksum offloads (the offload
  * burst), so a request at any place of the unrolled look is seen by both.
+ * First, though, the port starts with no TX offload before anyone has
+ * registered the TX flag (the bare burst, no look): DPDK's flags of an
+ * offload not configured leave the packet as it was, and once
+ * rte_pmd_hwcsum_dyn_lookup() registers the flag with the port running,
+ * every CHECKSUM_PARTIAL request from the next burst on is honoured.
  *
  * usage: test_tx_look <librte_net_hwcsum.so>
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +102,10 @@ ask(struct rte_mbuf *m, enum request req)
 	}
 }
 
-/* One burst of n, the packet at `at` (n: none) asking req. */
+/* One burst of n, the packet at `at` (n: none) asking req, honoured or not. */
 static void
-one_burst(const char *conf, unsigned int n, unsigned int at, enum request req)
+one_burst_as(const char *conf, unsigned int n, unsigned int at,
+	     enum request req, bool honoured)
 {
 	struct rte_mbuf *burst[MAX_BURST], *sent[MAX_BURST + 1];
 	uint8_t want[MAX_BURST][PKT_LEN];
@@ -119,7 +126,7 @@ one_burst(const char *conf, unsigned int n, unsigned int at, enum request req)
 		const uint8_t *p = rte_pktmbuf_mtod(sent[i], const uint8_t *);
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + 14);
 
-		if (i != at || req == REQ_NONE) {
+		if (i != at || req == REQ_NONE || !honoured) {
 			CHECK(memcmp(p, want[i], PKT_LEN) == 0,
 			      "%s: burst %u, request at %u: packet %u changed",
 			      conf, n, at, i);
@@ -134,16 +141,64 @@ one_burst(const char *conf, unsigned int n, unsigned int at, enum request req)
 }
 
 static void
-all_bursts(const char *conf, uint64_t tx_offloads)
+one_burst(const char *conf, unsigned int n, unsigned int at, enum request req)
+{
+	one_burst_as(conf, n, at, req, true);
+}
+
+static void
+port_start(const char *conf, uint64_t tx_offloads)
 {
 	struct rte_eth_conf ec = { .txmode.offloads = tx_offloads };
-	unsigned int n, at;
 
 	if (rte_eth_dev_configure(port, 1, 1, &ec) != 0 ||
 	    rte_eth_rx_queue_setup(port, 0, 256, 0, NULL, mp) != 0 ||
 	    rte_eth_tx_queue_setup(port, 0, 256, 0, NULL) != 0 ||
 	    rte_eth_dev_start(port) != 0)
 		rte_exit(EXIT_FAILURE, "%s: port setup failed\n", conf);
+}
+
+static void
+port_stop(const char *conf)
+{
+	CHECK(rte_mempool_in_use_count(mp) == 0, "%s: mbufs leaked", conf);
+	if (rte_eth_dev_stop(port) != 0)
+		rte_exit(EXIT_FAILURE, "%s: stop failed\n", conf);
+}
+
+/* Started before the TX flag exists; registered while the port runs. */
+static void
+registered_while_running(void)
+{
+	const char *conf = "before the TX flag";
+	unsigned int n, at;
+
+	CHECK(rte_mbuf_dynflag_lookup(RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
+				      NULL) < 0,
+	      "the TX flag is registered before anyone asked for it");
+	port_start(conf, 0);
+	for (n = 1; n <= MAX_BURST; n++) {
+		one_burst(conf, n, n, REQ_NONE);
+		for (at = 0; at < n; at++)
+			one_burst_as(conf, n, at, REQ_DPDK, false);
+	}
+	if (rte_pmd_hwcsum_dyn_lookup(&dyn) != 0)
+		rte_exit(EXIT_FAILURE, "no hwcsum dynfield\n");
+	conf = "TX flag registered while running";
+	for (n = 1; n <= MAX_BURST; n++)
+		for (at = 0; at < n; at++) {
+			one_burst(conf, n, at, REQ_PARTIAL);
+			one_burst(conf, n, at, REQ_DPDK);
+		}
+	port_stop(conf);
+}
+
+static void
+all_bursts(const char *conf, uint64_t tx_offloads)
+{
+	unsigned int n, at;
+
+	port_start(conf, tx_offloads);
 	for (n = 1; n <= MAX_BURST; n++) {
 		one_burst(conf, n, n, REQ_NONE);
 		for (at = 0; at < n; at++) {
@@ -151,9 +206,7 @@ all_bursts(const char *conf, uint64_t tx_offloads)
 			one_burst(conf, n, at, REQ_DPDK);
 		}
 	}
-	CHECK(rte_mempool_in_use_count(mp) == 0, "%s: mbufs leaked", conf);
-	if (rte_eth_dev_stop(port) != 0)
-		rte_exit(EXIT_FAILURE, "%s: stop failed\n", conf);
+	port_stop(conf);
 }
 
 int
@@ -171,9 +224,7 @@ main(int argc, char **argv)
 	if (mp == NULL)
 		rte_exit(EXIT_FAILURE, "pool: %s\n", rte_strerror(rte_errno));
 	port = harness_ring_hwcsum(RING_NAME, 256, 0, HW_NAME, "tx_engine=none", &rings);
-	if (rte_pmd_hwcsum_dyn_lookup(&dyn) != 0)
-		rte_exit(EXIT_FAILURE, "no hwcsum dynfield\n");
-
+	registered_while_running();
 	all_bursts("no TX offload", 0);
 	all_bursts("TX checksum offloads", RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
 		   RTE_ETH_TX_OFFLOAD_UDP_CKSUM);

@@ -23,8 +23,15 @@ RTE_LOG_REGISTER_DEFAULT(hwcsum_logtype, NOTICE);
 
 /*
  * The mbuf contract of rte_pmd_hwcsum.h: one 4-byte field, two flags.
- * Registration is idempotent, so every port gets the same offsets.
+ * Registration is idempotent, so every port gets the same offsets. The TX
+ * flag is registered by whoever will set it (the application, through
+ * rte_pmd_hwcsum_dyn_lookup(), or configure for TSO): until then no packet
+ * can carry it, and a port without TX offloads need not look for it.
  */
+static const struct rte_mbuf_dynflag hwcsum_tx_flag = {
+	.name = RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
+};
+
 int
 hwcsum_dyn_register(struct hwcsum_private *priv)
 {
@@ -33,27 +40,77 @@ hwcsum_dyn_register(struct hwcsum_private *priv)
 		.size = sizeof(struct rte_pmd_hwcsum_csum),
 		.align = __alignof__(struct rte_pmd_hwcsum_csum),
 	};
-	static const struct rte_mbuf_dynflag tx_flag = {
-		.name = RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
-	};
 	static const struct rte_mbuf_dynflag rx_flag = {
 		.name = RTE_PMD_HWCSUM_DYNFLAG_RX_COMPLETE_NAME,
 	};
-	int off, tx, rx;
+	const struct rte_memzone *announce;
+	int off, rx;
 
 	off = rte_mbuf_dynfield_register(&field);
-	tx = rte_mbuf_dynflag_register(&tx_flag);
 	rx = rte_mbuf_dynflag_register(&rx_flag);
-	if (off < 0 || tx < 0 || rx < 0) {
-		HWCSUM_LOG(ERR, "cannot register the mbuf dynamic field and flags (%s, %s, %s): %s",
-			   field.name, tx_flag.name, rx_flag.name,
-			   rte_strerror(rte_errno));
+	if (off < 0 || rx < 0) {
+		HWCSUM_LOG(ERR, "cannot register the mbuf dynamic field and flag (%s, %s): %s",
+			   field.name, rx_flag.name, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	/* One word for every port; it lives as long as the EAL's memory. */
+	announce = rte_memzone_lookup(RTE_PMD_HWCSUM_ANNOUNCE_NAME);
+	if (announce == NULL)
+		announce = rte_memzone_reserve(RTE_PMD_HWCSUM_ANNOUNCE_NAME,
+					       sizeof(uint64_t), SOCKET_ID_ANY, 0);
+	if (announce == NULL) {
+		HWCSUM_LOG(ERR, "cannot reserve the memzone %s: %s",
+			   RTE_PMD_HWCSUM_ANNOUNCE_NAME, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
 	priv->dynfield_off = off;
-	priv->tx_partial_flag = UINT64_C(1) << tx;
 	priv->rx_complete_flag = UINT64_C(1) << rx;
+	priv->tx_partial_announced = announce->addr;
+	hwcsum_tx_partial_refresh(priv);
 	return 0;
+}
+
+int
+hwcsum_tx_partial_register(struct hwcsum_private *priv)
+{
+	int tx = rte_mbuf_dynflag_register(&hwcsum_tx_flag);
+
+	if (tx < 0) {
+		HWCSUM_LOG(ERR, "cannot register the mbuf dynamic flag %s: %s",
+			   hwcsum_tx_flag.name, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	__atomic_store_n(priv->tx_partial_announced, UINT64_C(1) << tx,
+			 __ATOMIC_RELEASE);
+	hwcsum_tx_partial_adopt(priv);
+	return 0;
+}
+
+/* From any lcore: the flag, once announced. */
+void
+hwcsum_tx_partial_adopt(struct hwcsum_private *priv)
+{
+	uint64_t flag = __atomic_load_n(priv->tx_partial_announced,
+					__ATOMIC_ACQUIRE);
+
+	if (flag != 0 && hwcsum_tx_partial(priv) != flag)
+		__atomic_store_n(&priv->tx_partial_flag, flag, __ATOMIC_RELAXED);
+}
+
+/*
+ * Control path (probe, start): a flag registered by name elsewhere is known
+ * to the registry only, looked up here as drivers look up the dynamic flags
+ * an application registers before start (mlx5's TX timestamps).
+ */
+void
+hwcsum_tx_partial_refresh(struct hwcsum_private *priv)
+{
+	int tx = rte_mbuf_dynflag_lookup(hwcsum_tx_flag.name, NULL);
+
+	if (tx >= 0)
+		__atomic_store_n(priv->tx_partial_announced, UINT64_C(1) << tx,
+				 __ATOMIC_RELEASE);
+	hwcsum_tx_partial_adopt(priv);
 }
 
 static int

@@ -86,6 +86,12 @@ hwcsum_dev_configure(struct rte_eth_dev *dev)
 	ret = hwcsum_sub_caps_decide(dev, &conf.txmode.offloads);
 	if (ret != 0)
 		return ret;
+	/* The offload burst makes requests of its own (TSO's segments). */
+	if (dev->data->dev_conf.txmode.offloads & HWCSUM_TX_CSUM_OFFLOADS) {
+		ret = hwcsum_tx_partial_register(priv);
+		if (ret != 0)
+			return ret;
+	}
 	priv->rx_work = priv->args.rx_mode == HWCSUM_RX_ON ||
 		(priv->args.rx_mode == HWCSUM_RX_AUTO &&
 		 (app_rx & HWCSUM_RX_CSUM_OFFLOADS) != 0);

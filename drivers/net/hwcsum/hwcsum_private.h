@@ -213,11 +213,12 @@ struct hwcsum_txq {
 	eth_tx_burst_t sub_tx_burst;
 	void *sub_txq;
 	uint64_t request_mask;	/* hwcsum_tx_request_mask(), for the look */
+	const uint64_t *tx_partial_announced;	/* the port's, for the bare burst */
 	struct hwcsum_txq_stats stats;
 	struct hwcsum_tso_pending tso;	/* sent before anything else */
 } __rte_cache_aligned;
-static_assert(offsetof(struct hwcsum_txq, request_mask) + sizeof(uint64_t) <=
-	      RTE_CACHE_LINE_SIZE,
+static_assert(offsetof(struct hwcsum_txq, tx_partial_announced) +
+	      sizeof(uint64_t *) <= RTE_CACHE_LINE_SIZE,
 	      "pass-through TX reads more than one line of its queue");
 
 /* ------------------------------------------------------- the port */
@@ -271,10 +272,15 @@ struct hwcsum_private {
 	/* The BPF link of our XDP_PASS on the sub-port's veth, -1 if none
 	 * (hwcsum_veth.c). */
 	int xdp_link;
-	/* The mbuf contract (hwcsum_ethdev.c). */
+	/* The mbuf contract (hwcsum_ethdev.c). The TX flag is 0 until
+	 * registered (by the application, or at configure for an offload);
+	 * read it with hwcsum_tx_partial(). */
 	int dynfield_off;
 	uint64_t tx_partial_flag;
 	uint64_t rx_complete_flag;
+	/* Where rte_pmd_hwcsum_dyn_lookup() announces the TX flag: a word in
+	 * the memzone RTE_PMD_HWCSUM_ANNOUNCE_NAME, shared by every port. */
+	uint64_t *tx_partial_announced;
 
 	/* Tunnel ports (hwcsum_tunnel.c). */
 	struct udp_tunnel_registry *registry;
@@ -362,8 +368,25 @@ hwcsum_rxq_flow_path(const struct hwcsum_rxq *rxq)
 
 /* ---------------------------------------------------- hwcsum_ethdev.c */
 
-/* The dynamic field and flags of rte_pmd_hwcsum.h (idempotent). */
+/* The dynamic field, the RX flag and the announcement word (idempotent). */
 int hwcsum_dyn_register(struct hwcsum_private *priv);
+/* Register the TX flag for an offload that needs it (TSO marks segments). */
+int hwcsum_tx_partial_register(struct hwcsum_private *priv);
+/* Take the TX flag once announced (any lcore: the bare burst). */
+void hwcsum_tx_partial_adopt(struct hwcsum_private *priv);
+/* Also look it up in the registry and announce it (probe, start). */
+void hwcsum_tx_partial_refresh(struct hwcsum_private *priv);
+
+/*
+ * The TX flag as this port knows it. A started port may adopt it from a
+ * transmit burst (hwcsum_tx_burst_bare()) while other queues read it:
+ * one value, written the same by whoever writes it.
+ */
+static inline uint64_t
+hwcsum_tx_partial(const struct hwcsum_private *priv)
+{
+	return __atomic_load_n(&priv->tx_partial_flag, __ATOMIC_RELAXED);
+}
 
 /* ------------------------------------------------------- hwcsum_mp.c */
 
@@ -474,6 +497,8 @@ uint16_t hwcsum_rx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n);
 uint16_t hwcsum_tx_burst_raw(void *queue, struct rte_mbuf **pkts, uint16_t n);
 /* Transmit with no TX checksum offload configured: the look, then down. */
 uint16_t hwcsum_tx_burst_pass(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/* The same before anyone registered the TX flag: straight down, no look. */
+uint16_t hwcsum_tx_burst_bare(void *queue, struct rte_mbuf **pkts, uint16_t n);
 /* Pick the burst functions for the current configuration and bind every
  * queue to the sub-port's (at start, after the sub-port's: ethdev copies
  * ours into its fast-path table after dev_start). */

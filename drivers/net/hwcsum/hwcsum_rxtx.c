@@ -3,13 +3,15 @@
  * Burst selection, the way failsafe_set_burst_fn() does it: straight
  * through to the same queue of the sub-port when nothing is asked of
  * hwcsum on receive; the offload bursts (hwcsum_rx.c, hwcsum_tx.c)
- * otherwise. Transmit always looks at every packet's flags before handing
- * a burst without requests straight down: a CHECKSUM_PARTIAL request needs
- * no ethdev offload bit, so it can come at any time (docs/decisions.md).
- * With no TX checksum offload configured that look is all a burst usually
- * needs, so it is done here at its cheapest (hwcsum_tx_burst_pass) and only
- * a burst with a request goes to hwcsum_tx_burst(); with offloads
- * configured, most bursts carry requests and go there directly.
+ * otherwise. Transmit looks at packets' flags only where a request can
+ * come (docs/decisions.md, "Transmit looks only where a request can
+ * come"): a CHECKSUM_PARTIAL request needs no ethdev offload bit, only the
+ * TX flag. With no TX offload configured and the flag not registered, a
+ * burst goes straight down (hwcsum_tx_burst_bare) until the application
+ * registers it; registered, the look is done here at its cheapest
+ * (hwcsum_tx_burst_pass) and only a burst with a request goes to
+ * hwcsum_tx_burst(); with offloads configured, most bursts carry requests
+ * and go there directly.
  *
  * The sub-port's queue is reached as failsafe reaches its sub-devices:
  * its burst function and queue pointer, taken once the sub-port has
@@ -113,6 +115,31 @@ hwcsum_tx_burst_pass(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	return txq->sub_tx_burst(txq->sub_txq, pkts, n);
 }
 
+/*
+ * No TX offload configured and, at start, no TX flag registered: no packet
+ * can ask anything of hwcsum (DPDK's flags of offloads not configured are
+ * ignored, as DPDK lets drivers do), so the burst goes straight down. One
+ * word says whether the application has registered the flag since; then
+ * this queue adopts it and looks, from this burst on, until the next start
+ * chooses hwcsum_tx_burst_pass(). The caller got the flag only after it
+ * was announced, so no packet carrying it is sent without the look.
+ */
+uint16_t
+hwcsum_tx_burst_bare(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct hwcsum_txq *txq = queue;
+
+	if (unlikely(__atomic_load_n(txq->tx_partial_announced,
+				     __ATOMIC_ACQUIRE) != 0)) {
+		hwcsum_tx_partial_adopt(txq->priv);
+		txq->request_mask = hwcsum_tx_request_mask(txq->priv);
+		return hwcsum_tx_burst_pass(queue, pkts, n);
+	}
+	if (unlikely(hwcsum_sub_gone(txq->priv)))
+		return hwcsum_tx_burst(queue, pkts, n);
+	return txq->sub_tx_burst(txq->sub_txq, pkts, n);
+}
+
 void
 hwcsum_sub_rxq_bind(struct hwcsum_rxq *rxq)
 {
@@ -130,6 +157,7 @@ hwcsum_sub_txq_bind(struct hwcsum_txq *txq)
 	txq->sub_tx_burst = sub->tx_pkt_burst;
 	txq->sub_txq = sub->data->tx_queues[txq->queue_id];
 	txq->request_mask = hwcsum_tx_request_mask(txq->priv);
+	txq->tx_partial_announced = txq->priv->tx_partial_announced;
 }
 
 void
@@ -139,6 +167,8 @@ hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 	bool tx_pass;
 	uint16_t i;
 
+	/* Before the binds: each queue's request mask has the flag if known. */
+	hwcsum_tx_partial_refresh(priv);
 	/* After the sub-port's start: its bursts and queues as it runs them. */
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		if (dev->data->rx_queues[i] != NULL)
@@ -150,9 +180,13 @@ hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 	dev->rx_pkt_burst = priv->rx_work ? hwcsum_rx_burst : hwcsum_rx_burst_raw;
 	/* Both are right for any packet; which one only changes the cost. */
 	tx_pass = !(dev->data->dev_conf.txmode.offloads & HWCSUM_TX_CSUM_OFFLOADS);
-	dev->tx_pkt_burst = tx_pass ? hwcsum_tx_burst_pass : hwcsum_tx_burst;
+	dev->tx_pkt_burst = !tx_pass ? hwcsum_tx_burst :
+		hwcsum_tx_partial(priv) != 0 ? hwcsum_tx_burst_pass :
+		hwcsum_tx_burst_bare;
 	dev->tx_pkt_prepare = hwcsum_tx_prepare;
 	HWCSUM_LOG(DEBUG, "%s: rx %s, tx %s", dev->data->name,
 		   priv->rx_work ? "checksum burst" : "pass-through",
-		   tx_pass ? "pass-through (looks for requests)" : "offload burst");
+		   !tx_pass ? "offload burst" :
+		   hwcsum_tx_partial(priv) != 0 ? "pass-through (looks for requests)" :
+		   "pass-through (until the TX flag is registered)");
 }

@@ -289,7 +289,7 @@ seg_headers(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	/* A checksum request, as testpmd's csum engine would make it. */
 	fl &= ~(SEG_FLAGS | RTE_MBUF_F_TX_L4_MASK |
 		RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_OUTER_IP_CKSUM |
-		priv->tx_partial_flag);
+		hwcsum_tx_partial(priv));
 	fl |= s->udp ? RTE_MBUF_F_TX_UDP_CKSUM : RTE_MBUF_F_TX_TCP_CKSUM;
 	if (s->v4)	/* the lengths changed: every IPv4 header is summed */
 		fl |= RTE_MBUF_F_TX_IP_CKSUM;
@@ -343,7 +343,7 @@ tso_hand_down(struct hwcsum_txq *txq, struct rte_mbuf *m)
 
 	if (txq->priv->sub.max_segs != 0 && m->nb_segs > txq->priv->sub.max_segs)
 		return -EINVAL;
-	m->ol_flags &= ~txq->priv->tx_partial_flag;
+	m->ol_flags &= ~hwcsum_tx_partial(txq->priv);
 	if (sub->tx_pkt_prepare != NULL &&
 	    sub->tx_pkt_prepare(txq->sub_txq, &m, 1) != 1)
 		return -EINVAL;

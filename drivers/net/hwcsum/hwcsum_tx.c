@@ -53,7 +53,7 @@
 static inline uint64_t
 request_mask(const struct hwcsum_private *priv)
 {
-	return priv->tx_partial_flag | DPDK_CSUM_FLAGS | SEG_FLAGS;
+	return hwcsum_tx_partial(priv) | DPDK_CSUM_FLAGS | SEG_FLAGS;
 }
 
 uint64_t
@@ -113,7 +113,7 @@ plan_read(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	p->encap = encap;
 	if (fl & SEG_FLAGS)
 		return -ENOTSUP; /* segmentation is hwcsum_tso.c's, never here */
-	if (fl & priv->tx_partial_flag) {
+	if (fl & hwcsum_tx_partial(priv)) {
 		/* The generic request wins over any DPDK L4 flag. */
 		const struct rte_pmd_hwcsum_csum *f = dynfield(priv, m);
 
@@ -269,7 +269,7 @@ hand_down(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	/* The request stays on the mbuf in generic form, for a retry. */
 	f->start = r->csum_start;
 	f->offset = r->csum_offset;
-	*flags |= priv->tx_partial_flag;
+	*flags |= hwcsum_tx_partial(priv);
 }
 
 static int
@@ -295,7 +295,7 @@ hwcsum_tx_one_general(const struct hwcsum_private *priv, struct rte_mbuf *m,
 
 	if (!(flags & request_mask(priv)))
 		return 0;
-	st->c[flags & priv->tx_partial_flag ? HWCSUM_TX_REQ_GENERIC :
+	st->c[flags & hwcsum_tx_partial(priv) ? HWCSUM_TX_REQ_GENERIC :
 	      HWCSUM_TX_REQ_DPDK]++;
 	if (priv->sub.max_segs != 0 && m->nb_segs > priv->sub.max_segs)
 		return -EINVAL;
@@ -373,7 +373,7 @@ hwcsum_tx_one_general(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	}
 
 	/* What is left for the sub-port, and nothing else. */
-	flags &= ~(REQUEST_FLAGS | priv->tx_partial_flag);
+	flags &= ~(REQUEST_FLAGS | hwcsum_tx_partial(priv));
 	m->outer_l2_len = 0;
 	m->outer_l3_len = 0;
 	if (l4_hw) {
@@ -449,7 +449,7 @@ fast_plan(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	memset(fp, 0, sizeof(*fp));
 	fp->ol_flags = fl;
 	fp->tx_offload = m->tx_offload;
-	fp->out_flags_mask = ~(REQUEST_FLAGS | priv->tx_partial_flag);
+	fp->out_flags_mask = ~(REQUEST_FLAGS | hwcsum_tx_partial(priv));
 	if (priv->spec.engine != CSUM_ENGINE_NONE || (fl & SEG_FLAGS))
 		return;
 	if (outer_udp && m->outer_l3_len == 0)
@@ -463,7 +463,7 @@ fast_plan(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 	w->outer_l4 = outer_l4;
 	w->l3 = l3;
 	w->l3_len = m->l3_len;
-	if (fl & priv->tx_partial_flag) {
+	if (fl & hwcsum_tx_partial(priv)) {
 		fp->generic = true;
 		fp->l4 = true;
 		w->ops |= CSUM_TX_L4;
@@ -742,9 +742,9 @@ prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 		return;
 	}
 	pp->verdict = -EINVAL;
-	if (rte_validate_tx_offload(m) != 0 && !(fl & priv->tx_partial_flag))
+	if (rte_validate_tx_offload(m) != 0 && !(fl & hwcsum_tx_partial(priv)))
 		return;
-	if (!(fl & priv->tx_partial_flag) && (fl & RTE_MBUF_F_TX_L4_MASK))
+	if (!(fl & hwcsum_tx_partial(priv)) && (fl & RTE_MBUF_F_TX_L4_MASK))
 		pp->min_len = l4 + 8;
 	if (fl & RTE_MBUF_F_TX_OUTER_UDP_CKSUM) {
 		if (m->outer_l3_len == 0)
@@ -791,7 +791,7 @@ tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 		return -EINVAL;
 	if (m->pkt_len < pp->min_len)
 		return -EINVAL;
-	if (pp->ol_flags & priv->tx_partial_flag) {
+	if (pp->ol_flags & hwcsum_tx_partial(priv)) {
 		const struct rte_pmd_hwcsum_csum *f =
 			RTE_MBUF_DYNFIELD(m, priv->dynfield_off,
 					  const struct rte_pmd_hwcsum_csum *);

@@ -24,7 +24,9 @@
  * Everything here is inline and looks the dynamic field and flags up by
  * name, so an application using it need not link the PMD: it works with
  * the PMD loaded through `-d`. Call rte_pmd_hwcsum_dyn_lookup() once after
- * the hwcsum ports are probed.
+ * the hwcsum ports are probed: it also registers the transmit flag, which
+ * is what tells a port configured without TX offloads to look for it (a
+ * port nobody can ask anything of hands its bursts straight down).
  *
  * Example (the request, on an IPv4/UDP packet with headers in the first
  * segment; tests/pmd/example_partial.c compiles and runs it):
@@ -48,9 +50,11 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_memzone.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,6 +66,12 @@ extern "C" {
 #define RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME "rte_pmd_hwcsum_dynflag_tx_partial"
 /** RX: the field holds a CHECKSUM_COMPLETE sum. */
 #define RTE_PMD_HWCSUM_DYNFLAG_RX_COMPLETE_NAME "rte_pmd_hwcsum_dynflag_rx_complete"
+/**
+ * A memzone holding one uint64_t: the TX flag's mask once registered, 0
+ * before. net_hwcsum makes it at probe; rte_pmd_hwcsum_dyn_lookup() writes
+ * it, and ports started before that read it on every transmit burst.
+ */
+#define RTE_PMD_HWCSUM_ANNOUNCE_NAME "rte_pmd_hwcsum_tx_announce"
 
 /** Contents of the dynamic field. */
 struct rte_pmd_hwcsum_csum {
@@ -87,22 +97,40 @@ struct rte_pmd_hwcsum_dyn {
 };
 
 /**
- * Look the field and flags up (net_hwcsum registers them at probe).
- * @return 0, or -ENOENT when no net_hwcsum port has been probed.
+ * Look the field and the RX flag up (net_hwcsum registers them at probe),
+ * register the TX flag and announce it to every net_hwcsum port, started or
+ * not: from then on they look at each packet for it. A port started without
+ * TX offloads before anyone registered the flag sends bursts straight down
+ * (DPDK flags of offloads not configured are ignored, as DPDK allows) and
+ * only then starts looking; an application that registers the TX flag by
+ * name itself must do so before it starts the port, as for any dynamic
+ * flag a driver looks up at start.
+ * @return 0, -ENOENT when no net_hwcsum port has been probed, or the
+ * negative rte_errno of rte_mbuf_dynflag_register() (-ENOSPC: no flag left).
  */
 static inline int
 rte_pmd_hwcsum_dyn_lookup(struct rte_pmd_hwcsum_dyn *dyn)
 {
+	static const struct rte_mbuf_dynflag tx_flag = {
+		.name = RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
+	};
+	const struct rte_memzone *announce;
 	int off, tx, rx;
 
 	off = rte_mbuf_dynfield_lookup(RTE_PMD_HWCSUM_DYNFIELD_NAME, NULL);
-	tx = rte_mbuf_dynflag_lookup(RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME, NULL);
 	rx = rte_mbuf_dynflag_lookup(RTE_PMD_HWCSUM_DYNFLAG_RX_COMPLETE_NAME, NULL);
-	if (off < 0 || tx < 0 || rx < 0)
+	announce = rte_memzone_lookup(RTE_PMD_HWCSUM_ANNOUNCE_NAME);
+	if (off < 0 || rx < 0 || announce == NULL)
 		return -ENOENT;
+	tx = rte_mbuf_dynflag_register(&tx_flag);
+	if (tx < 0)
+		return rte_errno > 0 ? -rte_errno : -EINVAL;
 	dyn->field_offset = off;
 	dyn->tx_partial = UINT64_C(1) << tx;
 	dyn->rx_complete = UINT64_C(1) << rx;
+	/* Before any packet can carry the flag: the caller has only now got it. */
+	__atomic_store_n((uint64_t *)announce->addr, dyn->tx_partial,
+			 __ATOMIC_RELEASE);
 	return 0;
 }
 
