@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hwcsum-bench flow: ns per packet to classify against 1, 16, 256 and 4096
- * rte_flow rules with net_hwcsum's tuple-space table (hwcsum_flow_table.c)
- * beside a linear scan of the same rules, sorted the same way, in the same
- * run. Two rule sets: every rule with one mask (a VNI and a UDP port,
- * exact), and rules spread over 8 masks (VNI, ports, addresses, prefixes).
+ * rules with lib/flow's tuple-space table (what net_hwcsum's rte_flow runs
+ * on) beside a linear scan of the same rules, sorted the same way, in the
+ * same run, through lib/flow alone (nothing of ethdev or the driver). Two
+ * rule sets: every rule with one mask (a VNI and a UDP port, exact), and
+ * rules spread over 8 masks (VNI, ports, addresses, prefixes).
  * Packets: a fixed mix where about half match some rule.
  *
  * The machine is shared: rounds interleave the contenders and keep each

@@ -7,17 +7,15 @@
  * private structs: the driver parses rte_flow items into rules and
  * packets into keys, this library matches and applies, and its benchmark
  * and random test drive it directly, against the linear scan it must
- * agree with.
+ * agree with. A caller keeps its own bookkeeping about a rule (a list,
+ * handles elsewhere) in a struct of its own that holds the rule.
  */
 #ifndef HWCSUM_FLOW_H
 #define HWCSUM_FLOW_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/queue.h>
 
-struct rte_flow;
-struct rte_flow_conv_rule;
 struct rte_mbuf;
 
 /* Layers a packet has (hwcsum_flow_key.layers); a rule's item requires one. */
@@ -101,7 +99,6 @@ struct hwcsum_flow_rss {
 
 /* One rule: what it matches, what it does, what it counted. */
 struct hwcsum_flow_rule {
-	TAILQ_ENTRY(hwcsum_flow_rule) next; /* the port's list, control path */
 	struct hwcsum_flow_key value;	/* already masked */
 	struct hwcsum_flow_key mask;
 	struct hwcsum_flow_geneve_opt geneve_opt;
@@ -117,19 +114,7 @@ struct hwcsum_flow_rule {
 	bool count;
 	uint64_t hits;		/* relaxed atomics: several queues add */
 	uint64_t bytes;
-
-	/* The registry reference a tunnel item took (type 0: none). */
-	unsigned int tunnel_ref_type;
-	uint16_t tunnel_ref_port;
-
-	/* The sub-port's copy (hwcsum_flow_hw.c): the rule as given, when it
-	 * could go there; the sub-port's handle while it is there. */
-	struct rte_flow_conv_rule *hw_copy;
-	struct rte_flow *hw_flow;
-	bool hw_refused;
 };
-
-TAILQ_HEAD(hwcsum_flow_list, hwcsum_flow_rule);
 
 /* ---------------------------------------------------------- flow_table.c */
 

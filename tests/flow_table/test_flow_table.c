@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tuple-space classifier (hwcsum_flow_table.c) against the linear scan
+ * The tuple-space classifier (lib/flow/flow_table.c) against the linear scan
  * of the same rules: random masks drawn from a pool (so the number of
  * distinct masks is controlled), random values and packets from small
  * domains (so rules overlap and most packets match several), priorities,

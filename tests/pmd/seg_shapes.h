@@ -39,20 +39,10 @@
 
 /* After MAX_PKT: the port, rings, pool and packet helpers. */
 #include "seg_test.h"
+#include "../lib/test_harness.h"
 
-static int failures, checks;
 static unsigned int n_packets;	/* packets sent whole by one_shape() */
 static uint16_t lower;		/* the port under the hand-off port */
-
-#define CHECK(cond, ...) do { \
-	checks++; \
-	if (!(cond)) { \
-		failures++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 enum tunnel { T_NONE, T_VXLAN, T_GENEVE, T_GUE };
 
@@ -547,7 +537,7 @@ seg_stack_top(void)
 		rte_exit(EXIT_FAILURE, "probe %s on %s failed\n", TOP_NAME, HW_NAME);
 }
 
-/* Close it all; main's exit code. */
+/* Close it all; the result line and main's exit code. */
 static int
 seg_close(void)
 {
@@ -558,9 +548,7 @@ seg_close(void)
 	rte_ring_free(tx_ring);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	printf("%s: %d checks, %d failure(s)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return harness_summary("test_" SEG_NAME);
 }
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rte_flow ops of net_hwcsum. Rules run in software on receive: every
- * change builds a new classifier (hwcsum_flow_table.c), publishes it with
+ * change builds a new classifier (lib/flow's flow_table.c), publishes it with
  * one release store and waits, through DPDK's QSBR RCU, for the RX queues
  * that may still read the old one (queues are online only inside a burst,
  * so the wait is at most one burst and an idle queue never blocks it).
@@ -10,7 +10,9 @@
  * registry for its lifetime, beside whatever udp_tunnel_port_add holds:
  * the port is offloaded, classified and replayed as any other user's.
  * Rules the sub-port's own rte_flow can take are also offered to it
- * (hwcsum_flow_hw.c).
+ * (hwcsum_flow_hw.c). Both are the driver's business: the handle
+ * (struct rte_flow, hwcsum_private.h) holds them beside lib/flow's rule,
+ * and the classifier is built from the rules alone.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,11 +26,6 @@
 
 #include "hwcsum_flow.h"
 #include "hwcsum_private.h"
-
-/* The handle rte_flow hands back is the rule itself. */
-struct rte_flow {
-	struct hwcsum_flow_rule rule;
-};
 
 int
 hwcsum_flow_init(struct rte_eth_dev *dev)
@@ -103,15 +100,15 @@ flow_publish(struct hwcsum_private *priv)
 {
 	struct hwcsum_flow_rule **v = NULL;
 	struct hwcsum_flow_table *t = NULL, *old;
-	struct hwcsum_flow_rule *r;
+	struct rte_flow *f;
 	unsigned int n = 0;
 
 	if (priv->n_flow_rules > 0) {
 		v = malloc(priv->n_flow_rules * sizeof(*v));
 		if (v == NULL)
 			return -ENOMEM;
-		TAILQ_FOREACH(r, &priv->flow_rules, next)
-			v[n++] = r;
+		TAILQ_FOREACH(f, &priv->flow_rules, next)
+			v[n++] = &f->rule;
 		t = hwcsum_flow_table_build(v, n);
 		free(v);
 		if (t == NULL)
@@ -135,24 +132,24 @@ flow_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	      const struct rte_flow_action actions[], struct rte_flow_error *err)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct hwcsum_flow_rule *r = malloc(sizeof(*r));
+	struct rte_flow *f = malloc(sizeof(*f));
 	int ret;
 
-	if (r == NULL)
+	if (f == NULL)
 		return hwcsum_flow_error(err, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED,
 					 NULL, "no memory");
-	ret = hwcsum_flow_parse(dev, attr, pattern, actions, r, err);
-	if (ret == 0 && r->tunnel_ref_type != 0) {
-		ret = hwcsum_tunnel_ref_check(dev, r->tunnel_ref_type,
-					      r->tunnel_ref_port);
+	ret = hwcsum_flow_parse(dev, attr, pattern, actions, f, err);
+	if (ret == 0 && f->tunnel_ref_type != 0) {
+		ret = hwcsum_tunnel_ref_check(dev, f->tunnel_ref_type,
+					      f->tunnel_ref_port);
 		if (ret != 0)
 			ret = hwcsum_flow_error(err, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
 				"tunnel item: UDP port %u cannot be a %s port here: %s",
-				r->tunnel_ref_port,
-				udp_tunnel_type_name(priv->registry, r->tunnel_ref_type),
+				f->tunnel_ref_port,
+				udp_tunnel_type_name(priv->registry, f->tunnel_ref_type),
 				rte_strerror(-ret));
 	}
-	free(r);
+	free(f);
 	return ret;
 }
 
@@ -163,7 +160,6 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
 	struct rte_flow *f = calloc(1, sizeof(*f));
-	struct hwcsum_flow_rule *r;
 	int ret;
 
 	if (f == NULL) {
@@ -171,38 +167,37 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 				  "no memory");
 		return NULL;
 	}
-	r = &f->rule;
-	if (hwcsum_flow_parse(dev, attr, pattern, actions, r, err) != 0) {
+	if (hwcsum_flow_parse(dev, attr, pattern, actions, f, err) != 0) {
 		free(f);
 		return NULL;
 	}
-	if (hwcsum_flow_hw_prepare(r, attr, pattern, actions) != 0) {
+	if (hwcsum_flow_hw_prepare(f, attr, pattern, actions) != 0) {
 		hwcsum_flow_error(err, ENOMEM, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 				  "no memory");
 		free(f);
 		return NULL;
 	}
 	pthread_mutex_lock(&priv->flow_lock);
-	if (r->tunnel_ref_type != 0) {
-		ret = hwcsum_tunnel_ref_get(dev, r->tunnel_ref_type, r->tunnel_ref_port);
+	if (f->tunnel_ref_type != 0) {
+		ret = hwcsum_tunnel_ref_get(dev, f->tunnel_ref_type, f->tunnel_ref_port);
 		if (ret != 0) {
 			hwcsum_flow_error(err, -ret, RTE_FLOW_ERROR_TYPE_ITEM, NULL,
 				"tunnel item: UDP port %u type %s not added to the registry: %s",
-				r->tunnel_ref_port,
-				udp_tunnel_type_name(priv->registry, r->tunnel_ref_type),
+				f->tunnel_ref_port,
+				udp_tunnel_type_name(priv->registry, f->tunnel_ref_type),
 				rte_strerror(-ret));
 			goto fail;
 		}
 	}
-	r->seq = priv->flow_seq++;
-	TAILQ_INSERT_TAIL(&priv->flow_rules, r, next);
+	f->rule.seq = priv->flow_seq++;
+	TAILQ_INSERT_TAIL(&priv->flow_rules, f, next);
 	priv->n_flow_rules++;
 	ret = flow_publish(priv);
 	if (ret != 0) {
-		TAILQ_REMOVE(&priv->flow_rules, r, next);
+		TAILQ_REMOVE(&priv->flow_rules, f, next);
 		priv->n_flow_rules--;
-		if (r->tunnel_ref_type != 0)
-			hwcsum_tunnel_ref_put(dev, r->tunnel_ref_type, r->tunnel_ref_port);
+		if (f->tunnel_ref_type != 0)
+			hwcsum_tunnel_ref_put(dev, f->tunnel_ref_type, f->tunnel_ref_port);
 		hwcsum_flow_error(err, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, NULL,
 				  ret == -E2BIG ? "too many distinct masks (at most 256)" :
 				  "no memory for the classifier");
@@ -213,18 +208,18 @@ flow_create(struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 	return f;
 fail:
 	pthread_mutex_unlock(&priv->flow_lock);
-	hwcsum_flow_hw_release(priv, r);
+	hwcsum_flow_hw_release(priv, f);
 	free(f);
 	return NULL;
 }
 
 static bool
-flow_owned(const struct hwcsum_private *priv, const struct hwcsum_flow_rule *r)
+flow_owned(const struct hwcsum_private *priv, const struct rte_flow *f)
 {
-	const struct hwcsum_flow_rule *x;
+	const struct rte_flow *x;
 
 	TAILQ_FOREACH(x, &priv->flow_rules, next)
-		if (x == r)
+		if (x == f)
 			return true;
 	return false;
 }
@@ -234,29 +229,28 @@ flow_destroy(struct rte_eth_dev *dev, struct rte_flow *f,
 	     struct rte_flow_error *err)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct hwcsum_flow_rule *r = &f->rule;
 	int ret;
 
 	pthread_mutex_lock(&priv->flow_lock);
-	if (f == NULL || !flow_owned(priv, r)) {
+	if (f == NULL || !flow_owned(priv, f)) {
 		pthread_mutex_unlock(&priv->flow_lock);
 		return hwcsum_flow_error(err, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, f,
 					 "no such rule on this port");
 	}
-	TAILQ_REMOVE(&priv->flow_rules, r, next);
+	TAILQ_REMOVE(&priv->flow_rules, f, next);
 	priv->n_flow_rules--;
 	ret = flow_publish(priv);
 	if (ret != 0) {
 		/* A smaller table could not be built: keep the rule, say so. */
-		TAILQ_INSERT_TAIL(&priv->flow_rules, r, next);
+		TAILQ_INSERT_TAIL(&priv->flow_rules, f, next);
 		priv->n_flow_rules++;
 		pthread_mutex_unlock(&priv->flow_lock);
 		return hwcsum_flow_error(err, -ret, RTE_FLOW_ERROR_TYPE_HANDLE, f,
 					 "no memory for the classifier; rule kept");
 	}
-	if (r->tunnel_ref_type != 0)
-		hwcsum_tunnel_ref_put(dev, r->tunnel_ref_type, r->tunnel_ref_port);
-	hwcsum_flow_hw_release(priv, r);
+	if (f->tunnel_ref_type != 0)
+		hwcsum_tunnel_ref_put(dev, f->tunnel_ref_type, f->tunnel_ref_port);
+	hwcsum_flow_hw_release(priv, f);
 	hwcsum_flow_hw_sync(priv);	/* a DROP may be safe to offer now */
 	pthread_mutex_unlock(&priv->flow_lock);
 	free(f);
@@ -268,7 +262,7 @@ flow_flush_locked(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
 	struct hwcsum_flow_list gone;
-	struct hwcsum_flow_rule *r;
+	struct rte_flow *f;
 	int ret;
 
 	/* Unpublish first: no reader may see a rule once it is freed. */
@@ -276,12 +270,12 @@ flow_flush_locked(struct rte_eth_dev *dev)
 	TAILQ_CONCAT(&gone, &priv->flow_rules, next);
 	priv->n_flow_rules = 0;
 	ret = flow_publish(priv);
-	while ((r = TAILQ_FIRST(&gone)) != NULL) {
-		TAILQ_REMOVE(&gone, r, next);
-		if (r->tunnel_ref_type != 0)
-			hwcsum_tunnel_ref_put(dev, r->tunnel_ref_type, r->tunnel_ref_port);
-		hwcsum_flow_hw_release(priv, r);
-		free(container_of(r, struct rte_flow, rule));
+	while ((f = TAILQ_FIRST(&gone)) != NULL) {
+		TAILQ_REMOVE(&gone, f, next);
+		if (f->tunnel_ref_type != 0)
+			hwcsum_tunnel_ref_put(dev, f->tunnel_ref_type, f->tunnel_ref_port);
+		hwcsum_flow_hw_release(priv, f);
+		free(f);
 	}
 	return ret;
 }
@@ -307,24 +301,25 @@ flow_query(struct rte_eth_dev *dev, struct rte_flow *f,
 	   struct rte_flow_error *err)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	struct hwcsum_flow_rule *r = &f->rule;
 	struct rte_flow_query_count *qc = data;
+	struct hwcsum_flow_rule *r;
 	int ret = 0;
 
 	pthread_mutex_lock(&priv->flow_lock);
-	if (f == NULL || !flow_owned(priv, r))
+	if (f == NULL || !flow_owned(priv, f))
 		ret = hwcsum_flow_error(err, ENOENT, RTE_FLOW_ERROR_TYPE_HANDLE, f,
 					"no such rule on this port");
 	else if (action == NULL || action->type != RTE_FLOW_ACTION_TYPE_COUNT)
 		ret = hwcsum_flow_error(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ACTION, action,
 					"only COUNT can be queried");
-	else if (!r->count)
+	else if (!f->rule.count)
 		ret = hwcsum_flow_error(err, EINVAL, RTE_FLOW_ERROR_TYPE_ACTION, action,
 					"the rule has no COUNT action");
 	else if (qc == NULL)
 		ret = hwcsum_flow_error(err, EINVAL, RTE_FLOW_ERROR_TYPE_UNSPECIFIED, NULL,
 					"no place for the counts");
 	if (ret == 0) {
+		r = &f->rule;
 		/* Exchange, so no hit between the read and the reset is lost. */
 		if (qc->reset) {
 			qc->hits = __atomic_exchange_n(&r->hits, 0, __ATOMIC_RELAXED);

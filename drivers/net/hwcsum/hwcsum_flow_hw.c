@@ -62,7 +62,7 @@ actions_offerable(const struct rte_flow_action *a)
 }
 
 int
-hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
+hwcsum_flow_hw_prepare(struct rte_flow *f,
 		       const struct rte_flow_attr *attr,
 		       const struct rte_flow_item pattern[],
 		       const struct rte_flow_action actions[])
@@ -72,21 +72,21 @@ hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
 	};
 	int len;
 
-	r->hw_copy = NULL;
-	r->hw_flow = NULL;
-	r->hw_refused = false;
+	f->hw_copy = NULL;
+	f->hw_flow = NULL;
+	f->hw_refused = false;
 	if (!items_offerable(pattern) || !actions_offerable(actions))
 		return 0;
 	/* A deep copy: the application's arrays are gone after create. */
 	len = rte_flow_conv(RTE_FLOW_CONV_OP_RULE, NULL, 0, &src, NULL);
 	if (len <= 0)
 		return 0;
-	r->hw_copy = malloc(len);
-	if (r->hw_copy == NULL)
+	f->hw_copy = malloc(len);
+	if (f->hw_copy == NULL)
 		return -ENOMEM;
-	if (rte_flow_conv(RTE_FLOW_CONV_OP_RULE, r->hw_copy, len, &src, NULL) != len) {
-		free(r->hw_copy);
-		r->hw_copy = NULL;
+	if (rte_flow_conv(RTE_FLOW_CONV_OP_RULE, f->hw_copy, len, &src, NULL) != len) {
+		free(f->hw_copy);
+		f->hw_copy = NULL;
 	}
 	return 0;
 }
@@ -95,47 +95,47 @@ hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
 static uint32_t
 best_priority_of_others(const struct hwcsum_private *priv)
 {
-	const struct hwcsum_flow_rule *r;
+	const struct rte_flow *f;
 	uint32_t best = UINT32_MAX;
 
-	TAILQ_FOREACH(r, &priv->flow_rules, next)
-		if ((r->hw_copy == NULL || r->fate != HWCSUM_FLOW_FATE_DROP) &&
-		    r->priority < best)
-			best = r->priority;
+	TAILQ_FOREACH(f, &priv->flow_rules, next)
+		if ((f->hw_copy == NULL || f->rule.fate != HWCSUM_FLOW_FATE_DROP) &&
+		    f->rule.priority < best)
+			best = f->rule.priority;
 	return best;
 }
 
 static void
-withdraw(struct hwcsum_private *priv, struct hwcsum_flow_rule *r)
+withdraw(struct hwcsum_private *priv, struct rte_flow *f)
 {
 	struct rte_flow_error e = { 0 };
 
-	if (r->hw_flow == NULL)
+	if (f->hw_flow == NULL)
 		return;
 	if (!priv->sub_closed &&
-	    rte_flow_destroy(priv->sub_port, r->hw_flow, &e) != 0)
+	    rte_flow_destroy(priv->sub_port, f->hw_flow, &e) != 0)
 		HWCSUM_LOG(WARNING, "sub-port %u: destroying rule seq %" PRIu64 ": %s",
-			   priv->sub_port, r->seq, e.message ? e.message : "?");
-	r->hw_flow = NULL;
+			   priv->sub_port, f->rule.seq, e.message ? e.message : "?");
+	f->hw_flow = NULL;
 	priv->n_flow_hw--;
 }
 
 static void
-offer(struct hwcsum_private *priv, struct hwcsum_flow_rule *r)
+offer(struct hwcsum_private *priv, struct rte_flow *f)
 {
-	const struct rte_flow_conv_rule *c = r->hw_copy;
+	const struct rte_flow_conv_rule *c = f->hw_copy;
 	struct rte_flow_error e = { 0 };
 
 	if (priv->sub_closed)
 		return;
-	r->hw_flow = rte_flow_create(priv->sub_port, c->attr, c->pattern,
+	f->hw_flow = rte_flow_create(priv->sub_port, c->attr, c->pattern,
 				     c->actions, &e);
-	if (r->hw_flow == NULL) {
+	if (f->hw_flow == NULL) {
 		/* Not offered again: the sub-port's answer will not change. */
-		r->hw_refused = true;
+		f->hw_refused = true;
 		priv->n_flow_hw_refused++;
 		HWCSUM_LOG(DEBUG, "sub-port %u keeps rule seq %" PRIu64 " in software: %s",
-			   priv->sub_port, r->seq, e.message ? e.message : "no rte_flow");
+			   priv->sub_port, f->rule.seq, e.message ? e.message : "no rte_flow");
 		return;
 	}
 	priv->n_flow_hw++;
@@ -145,26 +145,27 @@ void
 hwcsum_flow_hw_sync(struct hwcsum_private *priv)
 {
 	uint32_t others = best_priority_of_others(priv);
-	struct hwcsum_flow_rule *r;
+	struct rte_flow *f;
 
 	/* Withdraw first: a DROP that is no longer safe goes before anything. */
-	TAILQ_FOREACH(r, &priv->flow_rules, next)
-		if (r->hw_flow != NULL && r->fate == HWCSUM_FLOW_FATE_DROP &&
-		    r->priority >= others)
-			withdraw(priv, r);
-	TAILQ_FOREACH(r, &priv->flow_rules, next) {
-		bool want = r->hw_copy != NULL && !r->hw_refused &&
-			(r->fate == HWCSUM_FLOW_FATE_QUEUE || r->priority < others);
+	TAILQ_FOREACH(f, &priv->flow_rules, next)
+		if (f->hw_flow != NULL && f->rule.fate == HWCSUM_FLOW_FATE_DROP &&
+		    f->rule.priority >= others)
+			withdraw(priv, f);
+	TAILQ_FOREACH(f, &priv->flow_rules, next) {
+		bool want = f->hw_copy != NULL && !f->hw_refused &&
+			(f->rule.fate == HWCSUM_FLOW_FATE_QUEUE ||
+			 f->rule.priority < others);
 
-		if (want && r->hw_flow == NULL)
-			offer(priv, r);
+		if (want && f->hw_flow == NULL)
+			offer(priv, f);
 	}
 }
 
 void
-hwcsum_flow_hw_release(struct hwcsum_private *priv, struct hwcsum_flow_rule *r)
+hwcsum_flow_hw_release(struct hwcsum_private *priv, struct rte_flow *f)
 {
-	withdraw(priv, r);
-	free(r->hw_copy);
-	r->hw_copy = NULL;
+	withdraw(priv, f);
+	free(f->hw_copy);
+	f->hw_copy = NULL;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * rte_flow attributes, patterns and actions into a struct hwcsum_flow_rule.
+ * rte_flow attributes, patterns and actions into lib/flow's rule and the
+ * tunnel reference it needs (struct rte_flow, hwcsum_private.h).
  * Nothing here changes state: validate and create share it, create then
  * takes the registry reference and publishes. Every refusal names the
  * item or action (by type and position) and the field that cannot be had.
@@ -436,9 +437,10 @@ item_geneve_opt(struct pattern_state *ps, const struct rte_flow_item *it,
 }
 
 static int
-parse_pattern(const struct rte_flow_item pattern[], struct hwcsum_flow_rule *r,
+parse_pattern(const struct rte_flow_item pattern[], struct rte_flow *f,
 	      struct rte_flow_error *err)
 {
+	struct hwcsum_flow_rule *r = &f->rule;
 	struct pattern_state ps = { .r = r };
 	const struct rte_flow_item *it;
 	unsigned int idx = 0;
@@ -492,8 +494,8 @@ parse_pattern(const struct rte_flow_item pattern[], struct hwcsum_flow_rule *r,
 			r->value.outer.dst_port = rte_cpu_to_be_16(port);
 			r->mask.outer.dst_port = RTE_BE16(0xffff);
 		}
-		r->tunnel_ref_type = r->value.tunnel_type;
-		r->tunnel_ref_port = port;
+		f->tunnel_ref_type = r->value.tunnel_type;
+		f->tunnel_ref_port = port;
 	}
 	return 0;
 }
@@ -635,11 +637,12 @@ int
 hwcsum_flow_parse(const struct rte_eth_dev *dev, const struct rte_flow_attr *attr,
 		  const struct rte_flow_item pattern[],
 		  const struct rte_flow_action actions[],
-		  struct hwcsum_flow_rule *r, struct rte_flow_error *err)
+		  struct rte_flow *f, struct rte_flow_error *err)
 {
+	struct hwcsum_flow_rule *r = &f->rule;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
+	memset(f, 0, sizeof(*f));
 	if (attr == NULL)
 		return hwcsum_flow_error(err, EINVAL, RTE_FLOW_ERROR_TYPE_ATTR, NULL,
 					 "no attributes");
@@ -650,7 +653,7 @@ hwcsum_flow_parse(const struct rte_eth_dev *dev, const struct rte_flow_attr *att
 		return hwcsum_flow_error(err, ENOTSUP, RTE_FLOW_ERROR_TYPE_ATTR_GROUP, attr,
 					 "group %u: only group 0", attr->group);
 	r->priority = attr->priority;
-	ret = parse_pattern(pattern, r, err);
+	ret = parse_pattern(pattern, f, err);
 	if (ret == 0)
 		ret = parse_actions(dev, actions, r, err);
 	return ret;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <ethdev_driver.h>
 #include <rte_ethdev.h>
@@ -247,6 +248,30 @@ struct hwcsum_view {
 	uint64_t not_fitted;	/* hwcsum_tunnel_not_fitted() */
 	uint64_t flow_masks;	/* hwcsum_flow_n_masks() */
 };
+
+struct rte_flow_conv_rule;
+
+/*
+ * A rule of the port, as rte_flow hands it back: lib/flow's rule, which is
+ * all the classifier reads, and what the driver keeps about it besides
+ * (hwcsum_flow.c). Control path only, under flow_lock.
+ */
+struct rte_flow {
+	struct hwcsum_flow_rule rule;
+	TAILQ_ENTRY(rte_flow) next;	/* the port's list, creation order */
+
+	/* The registry reference a tunnel item took (type 0: none). */
+	unsigned int tunnel_ref_type;
+	uint16_t tunnel_ref_port;
+
+	/* The sub-port's copy (hwcsum_flow_hw.c): the rule as given, when it
+	 * could go there; the sub-port's handle while it is there. */
+	struct rte_flow_conv_rule *hw_copy;
+	struct rte_flow *hw_flow;
+	bool hw_refused;
+};
+
+TAILQ_HEAD(hwcsum_flow_list, rte_flow);
 
 struct hwcsum_private {
 	uint16_t port_id;
@@ -596,19 +621,21 @@ int hwcsum_flow_error(struct rte_flow_error *err, int code, int type,
 		      const void *cause, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* hwcsum_flow_hw.c: rules offered to the sub-port's own rte_flow. */
-int hwcsum_flow_hw_prepare(struct hwcsum_flow_rule *r,
+int hwcsum_flow_hw_prepare(struct rte_flow *f,
 			   const struct rte_flow_attr *attr,
 			   const struct rte_flow_item pattern[],
 			   const struct rte_flow_action actions[]);
 void hwcsum_flow_hw_sync(struct hwcsum_private *priv);
-void hwcsum_flow_hw_release(struct hwcsum_private *priv,
-			    struct hwcsum_flow_rule *r);
-/* The rule an rte_flow description asks for; no state is touched. */
+void hwcsum_flow_hw_release(struct hwcsum_private *priv, struct rte_flow *f);
+/*
+ * The rule an rte_flow description asks for and the tunnel reference it
+ * needs, into f (zeroed first); no state is touched.
+ */
 int hwcsum_flow_parse(const struct rte_eth_dev *dev,
 		      const struct rte_flow_attr *attr,
 		      const struct rte_flow_item pattern[],
 		      const struct rte_flow_action actions[],
-		      struct hwcsum_flow_rule *r, struct rte_flow_error *err);
+		      struct rte_flow *f, struct rte_flow_error *err);
 /* RSS types the RSS action takes (addresses and ports of IPv4/IPv6). */
 #define HWCSUM_FLOW_RSS_TYPES (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 | \
 	RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP | \

@@ -292,14 +292,15 @@ fate_name(const struct hwcsum_flow_rule *r)
 
 /* One line per rule, oldest first: "seq 3 prio 0 queue 2 mark 7 hits 10 ref v4 4789 vxlan". */
 static void
-flow_line(const struct hwcsum_private *priv, const struct hwcsum_flow_rule *r,
+flow_line(const struct hwcsum_private *priv, const struct rte_flow *f,
 	  char *line, size_t size)
 {
+	const struct hwcsum_flow_rule *r = &f->rule;
 	char ref[64] = "", mark[24] = "", fate[48];
 
-	if (r->tunnel_ref_type != 0)
-		snprintf(ref, sizeof(ref), " ref v4 %u %s", r->tunnel_ref_port,
-			 udp_tunnel_type_name(priv->registry, r->tunnel_ref_type));
+	if (f->tunnel_ref_type != 0)
+		snprintf(ref, sizeof(ref), " ref v4 %u %s", f->tunnel_ref_port,
+			 udp_tunnel_type_name(priv->registry, f->tunnel_ref_type));
 	if (r->mark)
 		snprintf(mark, sizeof(mark), " mark %u", r->mark_id);
 	else if (r->flag)
@@ -314,14 +315,14 @@ flow_line(const struct hwcsum_private *priv, const struct hwcsum_flow_rule *r,
 	snprintf(line, size, "seq %" PRIu64 " prio %u %s%s hits %" PRIu64 "%s%s",
 		 r->seq, r->priority, fate, mark,
 		 r->count ? __atomic_load_n(&r->hits, __ATOMIC_RELAXED) : 0, ref,
-		 r->hw_flow != NULL ? " in sub-port" : "");
+		 f->hw_flow != NULL ? " in sub-port" : "");
 }
 
 static int
 tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct rte_eth_dev *dev = port_from_params(cmd, params, d);
-	const struct hwcsum_flow_rule *r;
+	const struct rte_flow *f;
 	struct hwcsum_private *priv;
 	struct rte_tel_data *a;
 	unsigned int n = 0;
@@ -341,12 +342,12 @@ tel_flows(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "isolated", priv->flow_isolated);
 	rte_tel_data_add_dict_u64(d, "rules_in_sub_port", priv->n_flow_hw);
 	rte_tel_data_add_dict_u64(d, "rules_refused_by_sub_port", priv->n_flow_hw_refused);
-	TAILQ_FOREACH(r, &priv->flow_rules, next) {
+	TAILQ_FOREACH(f, &priv->flow_rules, next) {
 		char line[RTE_TEL_MAX_STRING_LEN];
 
 		if (n++ == FLOWS_SHOWN)
 			break;
-		flow_line(priv, r, line, sizeof(line));
+		flow_line(priv, f, line, sizeof(line));
 		rte_tel_data_add_array_string(a, line);
 	}
 	pthread_mutex_unlock(&priv->flow_lock);
