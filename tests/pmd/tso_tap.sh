@@ -14,7 +14,8 @@ PMD_SO=$1
 private_netns "$@"
 # net_tap drops frames over its MTU (1500) plus 22 bytes, and a GENEVE
 # over IPv6 segment with options carries about 160 bytes of headers.
-MSS=1300
+# tso_tap.sh PMD_SO [MSS]
+MSS=${2:-1300}
 seg_pcap_gen tso
 
 # Ports: net_pcap0 0, net_tap0 1, hwcsum over them 2 and 3. Configured
