@@ -40,11 +40,12 @@ seg_pcap_gen() {
 	/usr/bin/python3 "$GEN" gen "$WORK/in.pcap" || { echo "FAIL: cannot generate the capture"; exit 1; }
 }
 
-# seg_pcap_check MSS WHAT DOES: GEN's check of WORK/out.pcap against
-# WORK/in.pcap, cut at MSS; "WHAT<N segments>DOES" passes, its FAIL lines fail.
+# seg_pcap_check MSS WHAT DOES [ABSENT]: GEN's check of WORK/out.pcap against
+# WORK/in.pcap, cut at MSS, none of the frames from source ports ABSENT
+# (a,b) out; "WHAT<N segments>DOES" passes, its FAIL lines fail.
 seg_pcap_check() {
 	local out
-	if out=$(/usr/bin/python3 "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" "$1"); then
+	if out=$(/usr/bin/python3 "$GEN" check "$WORK/in.pcap" "$WORK/out.pcap" "$1" ${4:+"$4"}); then
 		pass "$2$(tail -1 <<<"$out")$3"
 	else
 		fail "$2$(grep FAIL <<<"$out" | head -5)"

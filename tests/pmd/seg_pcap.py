@@ -8,7 +8,8 @@ check(in, out, mss, l4, judge): every input frame (named by its L4 source
 port) cut into ceil(payload/MSS) segments, in order, with the IP IDs and
 lengths and outer UDP lengths fixed and the payload joined byte for byte;
 judge(name, i, n, mss, l4_0, l4_seg) adds what the protocol's own header must
-say. Prints 'N segments'; returns the exit code.
+say; the frames whose source port is in absent must have no segment out
+(the sub-port refused them). Prints 'N segments'; returns the exit code.
 """
 from scapy.all import Ether, IP, IPv6, UDP, Raw, rdpcap
 
@@ -35,7 +36,7 @@ def inner(p, l4):
     return ip, ip[l4], None, None
 
 
-def check(in_path, out_path, mss, l4, judge):
+def check(in_path, out_path, mss, l4, judge, absent=()):
     fails, segs = [], {}
     for f in rdpcap(out_path):
         try:
@@ -51,6 +52,10 @@ def check(in_path, out_path, mss, l4, judge):
         got = segs.pop(t0.sport, [])
         n = max(1, -(-len(data0) // mss))
         name = "port %d (%d bytes)" % (t0.sport, len(data0))
+        if t0.sport in absent:
+            if got:
+                fails.append("%s: %d segments, want none" % (name, len(got)))
+            continue
         if len(got) != n:
             fails.append("%s: %d segments, want %d" % (name, len(got), n))
             continue

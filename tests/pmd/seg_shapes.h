@@ -31,7 +31,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <ethdev_driver.h>
 #include <rte_bus_vdev.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_eth_ring.h>
@@ -475,6 +477,97 @@ in_use_zero(const char *when)
 {
 	CHECK(rte_mempool_in_use_count(mp) == 0, "%s: %u mbufs not back", when,
 	      rte_mempool_in_use_count(mp));
+}
+
+/*
+ * A sub-port that never takes a frame longer than refuse_over and hands it
+ * back unfreed, as net_tap 22.11 does with one longer than its MTU + 22:
+ * the ring's burst behind a length check. hwcsum takes the sub-port's
+ * burst function when it starts, so the port is restarted around it.
+ */
+static eth_tx_burst_t ring_tx;
+static uint32_t refuse_over;
+
+static uint16_t
+refusing_tx(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t ok = 0;
+
+	while (ok < n && pkts[ok]->pkt_len <= refuse_over)
+		ok++;
+	return ok != 0 ? ring_tx(q, pkts, ok) : 0;
+}
+
+/*
+ * The sub-port refuses a TSO packet's full-sized segments for good (the
+ * last, short one would pass) while it takes a whole frame sent behind
+ * them. tx_burst owns the TSO packet once cut and leaves the frame with
+ * the caller while the segments wait; once they have been refused for
+ * HWCSUM_TSO_REFUSED_MS hwcsum frees and counts them
+ * (tx_tso_dropped_refused, oerrors), and the caller's retry sends the
+ * frame, whole and alone. Before that rule the segments held the queue
+ * until it stopped and no retry ever went through.
+ */
+static void
+refused_by_sub(void)
+{
+	static const struct shape s = { T_GENEVE, 6, 4, 16, false, 4321, 1400,
+					false, false };
+	static const struct shape small = { T_NONE, 4, 4, 0, false, 900, 1400,
+					    false, false };
+	static uint8_t buf[MAX_PKT], small_buf[MAX_PKT];
+	struct rte_eth_dev *sub;
+	struct rte_mbuf *pkts[2], *out[RING_SIZE];
+	struct rte_eth_stats st0, st1;
+	uint64_t refused0 = xstat(port, "tx_tso_dropped_refused");
+	struct layout l, sl;
+	uint32_t len = build(&s, buf, &l), small_len = build(&small, small_buf, &sl);
+	unsigned int tries = 0, k;
+	uint16_t sub_port, sent;
+
+	if (rte_eth_dev_get_port_by_name(SUB_NAME, &sub_port) != 0)
+		rte_exit(EXIT_FAILURE, "no %s\n", SUB_NAME);
+	sub = &rte_eth_devices[sub_port];
+	refuse_over = l.hdr + s.mss - 1;
+	rte_eth_dev_stop(port);
+	ring_tx = sub->tx_pkt_burst;
+	sub->tx_pkt_burst = refusing_tx;
+	if (rte_eth_dev_start(port) != 0)
+		rte_exit(EXIT_FAILURE, "restart failed\n");
+	rte_eth_stats_get(port, &st0);
+
+	pkts[0] = to_mbuf(buf, len, l.hdr, false);
+	offload(pkts[0], &s, &l);
+	pkts[1] = to_mbuf(small_buf, small_len, sl.hdr, false);	/* no offload */
+	sent = rte_eth_tx_burst(port, 0, pkts, 2);
+	CHECK(sent == 1, "refused: %u of the TSO packet and the frame taken, want 1",
+	      sent);
+	CHECK(rte_ring_count(tx_ring) == 0, "refused: %u on the ring, want none",
+	      rte_ring_count(tx_ring));
+	/* The caller retries the frame, 1 ms apart, for up to 2 s. */
+	while (rte_eth_tx_burst(port, 0, &pkts[1], 1) == 0 && ++tries < 2000)
+		rte_delay_us_block(1000);
+	CHECK(tries < 2000, "refused: the frame behind the segments never sent");
+	if (tries >= 2000)
+		rte_pktmbuf_free(pkts[1]);
+	CHECK(xstat(port, "tx_tso_dropped_refused") - refused0 == 4,
+	      "refused: tx_tso_dropped_refused +%" PRIu64 ", want 4",
+	      xstat(port, "tx_tso_dropped_refused") - refused0);
+	rte_eth_stats_get(port, &st1);
+	CHECK(st1.oerrors - st0.oerrors == 4, "refused: oerrors +%" PRIu64 ", want 4",
+	      st1.oerrors - st0.oerrors);
+	k = rte_ring_dequeue_burst(tx_ring, (void **)out, RING_SIZE, NULL);
+	CHECK(k == (tries < 2000) && (k == 0 || (out[0]->pkt_len == small_len &&
+	      rte_pktmbuf_mtod(out[0], uint8_t *)[small_len - 1] ==
+	      small_buf[small_len - 1])),
+	      "refused: %u on the ring, want the frame alone", k);
+	rte_pktmbuf_free_bulk(out, k);
+
+	rte_eth_dev_stop(port);
+	sub->tx_pkt_burst = ring_tx;
+	if (rte_eth_dev_start(port) != 0)
+		rte_exit(EXIT_FAILURE, "restart failed\n");
+	in_use_zero("refused by the sub-port");
 }
 
 /*

@@ -214,6 +214,7 @@ main(int argc, char **argv)
 	lies(2000, 29, lie_bits, RTE_DIM(lie_bits), 4, 4);
 	no_mbufs();
 	stop_with_segments_waiting();
+	refused_by_sub();
 	in_use_zero("software");
 	rte_eth_dev_stop(port);
 

@@ -132,6 +132,7 @@ main(int argc, char **argv)
 	all_shapes();
 	refusals();
 	lies(1000, 2929, lie_bits, RTE_DIM(lie_bits), 8, 3);
+	refused_by_sub();
 	in_use_zero("software");
 	rte_eth_dev_stop(port);
 

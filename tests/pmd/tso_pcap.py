@@ -4,10 +4,13 @@
 
   gen IN.pcap          large TCP frames, one TCP source port each: plain
                        IPv4 and IPv6, VXLAN/IPv4, GENEVE with options/IPv6
-  check IN OUT MSS     every input frame cut into ceil(payload/MSS)
+  check IN OUT MSS [ABSENT]
+                       every input frame cut into ceil(payload/MSS)
                        segments, in order: payload joined byte for byte,
                        sequence, IP IDs, lengths, FIN/PSH on the last
-                       only, CWR on the first only; prints 'N segments'
+                       only, CWR on the first only; prints 'N segments'.
+                       ABSENT: TCP source ports, comma-separated, of frames
+                       none of whose segments may be there
 
 Checksums are tshark's to judge (tso_testpmd.sh).
 """
@@ -71,4 +74,6 @@ if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(sys.argv[2])
         sys.exit(0)
-    sys.exit(seg_pcap.check(sys.argv[2], sys.argv[3], int(sys.argv[4]), TCP, judge))
+    absent = [int(p) for p in sys.argv[5].split(",")] if len(sys.argv) > 5 else []
+    sys.exit(seg_pcap.check(sys.argv[2], sys.argv[3], int(sys.argv[4]), TCP, judge,
+                            absent))

@@ -108,7 +108,7 @@ for pass in 1 2; do
 	sw=$(x tx_tso_sw) segs=$(x tx_tso_segments) hw=$(x tx_tso_hw)
 	[ "${sw:-x}" = "$WANT_SW" ] && [ "${segs:-x}" = "$WANT_SEGS" ] && [ "${hw:-x}" = "$WANT_HW" ]
 	check $? "pass $pass: xstats tx_tso_sw ${sw:-none} tx_tso_segments ${segs:-none} tx_tso_hw ${hw:-none} (want $WANT_SW $WANT_SEGS $WANT_HW)"
-	for k in tx_tso_no_mbufs tx_tso_dropped_at_stop tx_bad_request_dropped tx_prepare_refused; do
+	for k in tx_tso_no_mbufs tx_tso_dropped_at_stop tx_tso_dropped_refused tx_bad_request_dropped tx_prepare_refused; do
 		v=$(x $k)
 		[ "${v:-0}" = 0 ] || check 1 "pass $pass: $k = $v"
 	done

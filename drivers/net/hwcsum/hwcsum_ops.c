@@ -321,7 +321,7 @@ own_drops(struct rte_eth_dev *dev)
 
 	hwcsum_tx_totals(dev, &tx);
 	return tx.c[HWCSUM_TX_BAD_REQUEST] + tx.c[HWCSUM_TX_DROP_NO_SUB] +
-		tx.c[HWCSUM_TX_TSO_STOP_DROP];
+		tx.c[HWCSUM_TX_TSO_STOP_DROP] + tx.c[HWCSUM_TX_TSO_REFUSED_DROP];
 }
 
 /* The sub-port's counters, plus what hwcsum dropped since the last reset. */

@@ -118,6 +118,7 @@ enum hwcsum_tx_counter {
 	HWCSUM_TX_TSO_HW,	   /* TSO packets handed to the sub-port */
 	HWCSUM_TX_TSO_NOMEM,	   /* no mbufs for segments: left to the caller */
 	HWCSUM_TX_TSO_STOP_DROP,   /* segments still pending at stop: freed */
+	HWCSUM_TX_TSO_REFUSED_DROP, /* refused by the sub-port 100 ms: freed */
 	HWCSUM_TX__COUNT
 };
 
@@ -197,9 +198,19 @@ static_assert(offsetof(struct hwcsum_rxq, flow_look) < RTE_CACHE_LINE_SIZE,
 /* Most segments one TSO packet may make (tx_prepare refuses more). */
 #define HWCSUM_TSO_MAX_SEGS 256
 
+/*
+ * How long the sub-port may take none of the waiting segments before they
+ * are given up (hwcsum_tso.c): far longer than any ring takes to drain,
+ * short enough that a frame it never takes does not hold the queue.
+ */
+#define HWCSUM_TSO_REFUSED_MS 100
+
 /* Segments of one TSO packet the sub-port has not taken yet. */
 struct hwcsum_tso_pending {
 	uint16_t head, n;
+	/* Timer cycles when the sub-port took none of them first; 0: it
+	 * took some at its last call. */
+	uint64_t refused_since;
 	struct rte_mbuf *segs[HWCSUM_TSO_MAX_SEGS];
 };
 

@@ -35,11 +35,22 @@
  * in the queue (txq->tso) and go before anything else of a later burst;
  * the TSO packet itself counts as sent once it is cut, as for hardware
  * that has taken it into its ring.
+ *
+ * A sub-port returns what it did not take whether its ring is full or it
+ * will never take that frame: net_tap 22.11 hands back a frame longer than
+ * its MTU + 22 at every call, unfreed. Waiting for that would hold every
+ * later packet of the queue until it stops. So when the sub-port has taken
+ * none of the waiting segments for HWCSUM_TSO_REFUSED_MS, the rest of that
+ * packet is freed and counted (tx_tso_dropped_refused, in oerrors) and the
+ * burst goes on: a time, not a number of calls, because a caller that
+ * retries in a tight loop makes hundreds of calls while a full NIC ring
+ * frees its next batch of descriptors.
  */
 #include <errno.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_tcp.h>
 #include <rte_udp.h>
@@ -377,6 +388,40 @@ tso_one(struct hwcsum_txq *txq, struct rte_mbuf *m)
 	return 0;
 }
 
+/* Free what is waiting, counted in c; nothing waits after. */
+static void
+tso_drop(struct hwcsum_txq *txq, enum hwcsum_tx_counter c)
+{
+	struct hwcsum_tso_pending *pd = &txq->tso;
+
+	rte_pktmbuf_free_bulk(pd->segs + pd->head, pd->n);
+	txq->stats.c[c] += pd->n;
+	pd->head = 0;
+	pd->n = 0;
+	pd->refused_since = 0;
+}
+
+/*
+ * The sub-port took none of the waiting segments: true when they have
+ * been refused for HWCSUM_TSO_REFUSED_MS and are now given up.
+ */
+static bool
+tso_refused(struct hwcsum_txq *txq)
+{
+	struct hwcsum_tso_pending *pd = &txq->tso;
+	uint64_t now = rte_get_timer_cycles();
+
+	if (pd->refused_since == 0) {
+		pd->refused_since = now != 0 ? now : 1;
+		return false;
+	}
+	if (now - pd->refused_since <
+	    rte_get_timer_hz() / 1000 * HWCSUM_TSO_REFUSED_MS)
+		return false;
+	tso_drop(txq, HWCSUM_TX_TSO_REFUSED_DROP);
+	return true;
+}
+
 /* Send what is pending; true when nothing is left. */
 static bool
 tso_flush(struct hwcsum_txq *txq)
@@ -387,9 +432,10 @@ tso_flush(struct hwcsum_txq *txq)
 		uint16_t sent = hwcsum_sub_tx(txq, pd->segs + pd->head, pd->n);
 
 		if (sent == 0)
-			return false;
+			return tso_refused(txq);
 		pd->head += sent;
 		pd->n -= sent;
+		pd->refused_since = 0;
 	}
 	pd->head = 0;
 	return true;
@@ -437,12 +483,6 @@ hwcsum_tso_burst(struct hwcsum_txq *txq, struct rte_mbuf **pkts, uint16_t n)
 void
 hwcsum_tso_txq_drop(struct hwcsum_txq *txq)
 {
-	struct hwcsum_tso_pending *pd = &txq->tso;
-
-	if (pd->n == 0)
-		return;
-	rte_pktmbuf_free_bulk(pd->segs + pd->head, pd->n);
-	txq->stats.c[HWCSUM_TX_TSO_STOP_DROP] += pd->n;
-	pd->head = 0;
-	pd->n = 0;
+	if (txq->tso.n != 0)
+		tso_drop(txq, HWCSUM_TX_TSO_STOP_DROP);
 }

@@ -35,6 +35,7 @@ const char *const hwcsum_tx_counter_names[HWCSUM_TX__COUNT] = {
 	[HWCSUM_TX_TSO_HW] = "tx_tso_hw",
 	[HWCSUM_TX_TSO_NOMEM] = "tx_tso_no_mbufs",
 	[HWCSUM_TX_TSO_STOP_DROP] = "tx_tso_dropped_at_stop",
+	[HWCSUM_TX_TSO_REFUSED_DROP] = "tx_tso_dropped_refused",
 };
 
 const char *const hwcsum_rx_counter_names[HWCSUM_RX__COUNT] = {
