@@ -247,12 +247,31 @@ one(void)
 		free(cb.seg[i].buf_addr);
 }
 
+/* csum_tx__finish64() against csum_finish(csum_fold64()): the low values,
+ * the top ones, and a random sample of the rest. */
+static void
+finish64_sample(void)
+{
+	unsigned long bad = 0, i;
+
+	for (i = 0; i < (1ul << 22); i++) {
+		uint64_t v = i < (1ul << 20) ? i : i < (1ul << 21) ?
+			UINT64_MAX - (i - (1ul << 20)) : rng();
+
+		if (i >= (1ul << 21) && (i & 1))
+			v >>= 32;	/* 32-bit values too */
+		bad += csum_tx__finish64(v) != csum_finish(csum_fold64(v));
+	}
+	CHECK(bad == 0, "csum_tx__finish64 differs from csum_finish in %lu values", bad);
+}
+
 int
 main(void)
 {
 	unsigned long i;
 
 	rng_seed_from_env("test_csum_tx");
+	finish64_sample();
 	for (i = 0; i < ITERS; i++)
 		one();
 	printf("test_csum_tx: %lu packets, %lu well-formed, %lu taken, %lu declined\n",
