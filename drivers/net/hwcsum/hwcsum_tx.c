@@ -599,6 +599,17 @@ hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	return hwcsum_tx_one_general(priv, m, st);
 }
 
+bool
+hwcsum_tx_usual_work(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+		     struct csum_tx_work *w)
+{
+	struct tx_fast_plan fp;
+
+	fast_plan(priv, m, &fp);
+	*w = fp.w;
+	return fp.ok && !fp.generic && (fp.w.ops & CSUM_TX_F_USUAL);
+}
+
 /*
  * Resolve pkts[0..n): ret[i] as hwcsum_tx_one() would return it, the
  * plan made once per run of packets with the same flags and lengths, the
@@ -720,7 +731,16 @@ struct prep_plan {
 	uint32_t min_len;		/* the packet must be this long */
 	uint32_t l3, l3_len, outer_l3, outer_l3_len;
 	bool ip, outer_ip;
+	/* The one first byte an IPv4 header of l3_len / outer_l3_len has. */
+	uint8_t ip_byte, outer_ip_byte;
 };
+
+/* 0x45 for 20 bytes; 0 for a length no IPv4 header has (refused). */
+static inline uint8_t
+ipv4_first_byte(uint32_t len)
+{
+	return len % 4 == 0 && len / 4 <= 15 ? (uint8_t)(0x40 | len / 4) : 0;
+}
 
 static void
 prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
@@ -755,28 +775,30 @@ prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 		if (m->l3_len < 20)
 			return;
 		pp->ip = true;
+		pp->ip_byte = ipv4_first_byte(m->l3_len);
+		if (pp->ip_byte == 0)
+			return;
 		pp->min_len = RTE_MAX(pp->min_len, l3 + m->l3_len);
 	}
 	if (fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) {
 		if (m->outer_l3_len < 20)
 			return;
 		pp->outer_ip = true;
+		pp->outer_ip_byte = ipv4_first_byte(m->outer_l3_len);
+		if (pp->outer_ip_byte == 0)
+			return;
 		pp->min_len = RTE_MAX(pp->min_len, outer_l4);
 	}
 	pp->verdict = 0;
 }
 
-/* The version byte of an IPv4 header of exactly len bytes at off. */
+/* The version byte of an IPv4 header of exactly len bytes at off, in a chain. */
 static inline bool
 ipv4_byte_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len)
 {
 	uint8_t b;
 
-	/* In place when the first segment holds the packet (off + len is
-	 * within pkt_len already). */
-	if (likely(m->pkt_len <= m->data_len))
-		b = *rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
-	else if (csum_mbuf_read(m, off, 1, &b) < 0)
+	if (csum_mbuf_read(m, off, 1, &b) < 0)
 		return false;
 	return b >> 4 == 4 && (b & 0xf) * 4u == len;
 }
@@ -798,6 +820,18 @@ tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 
 		if ((uint32_t)f->start + f->offset + 2 > m->pkt_len)
 			return -EINVAL;
+	}
+	if (!pp->ip && !pp->outer_ip)
+		return 0;
+	/* In place when the first segment holds the packet (each header is
+	 * within pkt_len already): the byte the plan expects. */
+	if (likely(m->pkt_len <= m->data_len)) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		if ((pp->ip && p[pp->l3] != pp->ip_byte) ||
+		    (pp->outer_ip && p[pp->outer_l3] != pp->outer_ip_byte))
+			return -EINVAL;
+		return 0;
 	}
 	if (pp->ip && !ipv4_byte_ok(m, pp->l3, pp->l3_len))
 		return -EINVAL;
