@@ -422,10 +422,16 @@ struct tx_fast_plan {
 	struct csum_tx_work w;
 };
 
-/* Counters of a run of fast packets, added to the queue's once. */
+/*
+ * Counters of a run of fast packets, added to the queue's once. A plan
+ * without a generic request counts the same for each of its packets but
+ * the bytes: those count only how many and how long (run_n, run_len) and
+ * become counters when the plan changes (fast_run_end()).
+ */
 struct tx_fast_counts {
 	uint64_t req_dpdk, req_generic, ip_sw, lco, l4_sw, sw_bytes;
 	uint64_t why[2];	/* NO_ENGINE, UNPARSED */
+	uint64_t run_n, run_len;
 };
 
 /* csum_offload_req_valid()'s verdict as hw_can() turns it into a reason. */
@@ -538,10 +544,12 @@ fast_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		fast_generic(priv, m, fp);
 	if (!csum_tx_apply(m, &fp->w))
 		return false;
-	if (fp->generic)
-		fc->req_generic++;
-	else
-		fc->req_dpdk++;
+	if (!fp->generic) {
+		fc->run_n++;
+		fc->run_len += m->pkt_len;
+		goto done;
+	}
+	fc->req_generic++;
 	fc->ip_sw += fp->ip_sw;
 	fc->lco += fp->lco;
 	if (fp->outer_sum) {
@@ -554,10 +562,36 @@ fast_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		fc->sw_bytes += m->pkt_len - fp->w.csum_start;
 		fc->why[fp->l4_why]++;
 	}
+done:
 	m->ol_flags &= fp->out_flags_mask;
 	m->outer_l2_len = 0;
 	m->outer_l3_len = 0;
 	return true;
+}
+
+/* The run of fp's packets (without a generic request) into the counters. */
+static inline void
+fast_run_end(const struct tx_fast_plan *fp, struct tx_fast_counts *fc)
+{
+	uint64_t n = fc->run_n;
+
+	if (n == 0)
+		return;
+	fc->req_dpdk += n;
+	fc->ip_sw += n * fp->ip_sw;
+	fc->lco += n * fp->lco;
+	if (fp->outer_sum) {
+		fc->l4_sw += n;
+		fc->sw_bytes += fc->run_len - n * fp->w.outer_l4;
+		fc->why[0] += n;	/* the outer request is always valid here */
+	}
+	if (fp->l4) {
+		fc->l4_sw += n;
+		fc->sw_bytes += fc->run_len - n * fp->w.csum_start;
+		fc->why[fp->l4_why] += n;
+	}
+	fc->run_n = 0;
+	fc->run_len = 0;
 }
 
 static inline void
@@ -592,6 +626,7 @@ hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	if (priv->spec.engine == CSUM_ENGINE_NONE && fast_segs_ok(priv, m)) {
 		fast_plan(priv, m, &fp);
 		if (fp.ok && fast_one(priv, m, &fp, &fc)) {
+			fast_run_end(&fp, &fc);
 			fast_counts_add(st, &fc);
 			return 0;
 		}
@@ -637,13 +672,16 @@ hwcsum_tx_resolve(const struct hwcsum_private *priv, struct rte_mbuf **pkts,
 		if (!(m->ol_flags & mask))
 			continue;
 		if (fast && fast_segs_ok(priv, m)) {
-			if (m->ol_flags != fp.ol_flags || m->tx_offload != fp.tx_offload)
+			if (m->ol_flags != fp.ol_flags || m->tx_offload != fp.tx_offload) {
+				fast_run_end(&fp, &fc);
 				fast_plan(priv, m, &fp);
+			}
 			if (fp.ok && fast_one(priv, m, &fp, &fc))
 				continue;
 		}
 		ret[i] = hwcsum_tx_one_general(priv, m, st);
 	}
+	fast_run_end(&fp, &fc);
 	fast_counts_add(st, &fc);
 }
 
