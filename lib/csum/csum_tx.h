@@ -502,6 +502,22 @@ csum_tx_apply(struct rte_mbuf *m, const struct csum_tx_work *w)
 		return false;
 	if ((w->ops & CSUM_TX_F_USUAL) && likely(csum_tx_apply_usual(p, m->pkt_len, w)))
 		return true;
+	/* A generic request alone (the gateway's outer UDP checksum): of
+	 * csum_tx_apply_flat()'s checks only the field's place applies. */
+	if ((w->ops & ~CSUM_TX_F_LAYOUT_OK) == CSUM_TX_L4) {
+		uint32_t start = w->csum_start, len = m->pkt_len;
+		uint16_t check;
+
+		if ((uint64_t)start + w->csum_offset + 2 > len)
+			return false;
+		/* csum_tx__partial()'s value: csum_tx__finish64() is
+		 * csum_finish() of the same sum, 0 included. */
+		check = csum_tx__finish64(csum_partial_small64(p + start, len - start));
+		if (check == 0)
+			check = 0xffff;
+		memcpy(p + start + w->csum_offset, &check, 2);
+		return true;
+	}
 	return csum_tx_apply_flat(p, m->pkt_len, w);
 }
 
