@@ -205,6 +205,9 @@ pkt_from_tmpl(struct fz_in *in, const struct tmpl *t, struct rte_mbuf *h)
 	case 2:	/* an IP length field off by a little */
 		pkt[l.l3 + (l.v6 ? 5 : 3)] += (uint8_t)(v % 5) - 2;
 		break;
+	case 3:	/* an IP header's first byte 0: no version, no length */
+		pkt[l.l3] = 0;
+		break;
 	default:
 		break;
 	}
