@@ -315,6 +315,11 @@ csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
  * seed or an IPv4 version byte), so the fold gives the one value in
  * 1..0xffff of its class, the value the reference's own order of folds
  * gives too.
+ *
+ * Its helpers are __rte_always_inline like the rest of this file: each is
+ * a few instructions of the per-packet body, and gcc's -O2 heuristics
+ * may leave such helpers as calls (they did with the header-sized sums of
+ * csum.h), which cost as much as their work.
  */
 
 /* A byte run's sum, loaded in host order (any alignment). */
