@@ -113,9 +113,45 @@ csum_tx__layout_ok(const struct csum_tx_work *w, uint32_t ops)
 }
 
 /**
+ * Set by csum_tx_work_check() when w is work csum_tx_apply_usual() does:
+ * it then tries that first. Clear it with CSUM_TX_F_LAYOUT_OK.
+ */
+#define CSUM_TX_F_USUAL		(1u << 30)
+
+#define CSUM_TX_USUAL_INNER (CSUM_TX_SEED_L4 | CSUM_TX_L4)
+#define CSUM_TX_USUAL_OUTER (CSUM_TX_SEED_OUTER | CSUM_TX_OUTER_LCO)
+
+/*
+ * The work of the usual frame, as testpmd's csum engine asks for it: the
+ * (inner) L4 checksum from DPDK's flags, its IPv4 header optionally, and
+ * around it optionally a tunnel's outer UDP checksum by LCO, its IPv4
+ * header optionally. The IP headers end where the L4 headers start (20 or
+ * 40 bytes: no options, no extension headers) and LCO's part is even.
+ */
+static inline bool
+csum_tx__usual_ok(const struct csum_tx_work *w, uint32_t ops)
+{
+	uint32_t outer = ops & CSUM_TX_OUTER_OPS, l3_len = w->csum_start - w->l3;
+
+	if ((ops & (CSUM_TX_USUAL_INNER | CSUM_TX_OUTER_SUM)) != CSUM_TX_USUAL_INNER)
+		return false;
+	if (w->csum_start < w->l3 || (l3_len != 20 && l3_len != 40) ||
+	    ((ops & CSUM_TX_IP) && (w->l3_len != 20 || l3_len != 20)))
+		return false;
+	if (outer == 0)
+		return true;
+	l3_len = w->outer_l4 - w->outer_l3;
+	if ((outer & CSUM_TX_USUAL_OUTER) != CSUM_TX_USUAL_OUTER ||
+	    w->outer_l4 < w->outer_l3 || (l3_len != 20 && l3_len != 40) ||
+	    ((ops & CSUM_TX_OUTER_IP) && (w->outer_l3_len != 20 || l3_len != 20)))
+		return false;
+	return ((w->csum_start - w->outer_l4) & 1) == 0;
+}
+
+/**
  * Check w's offsets once for many packets (a plan): false when
  * csum_tx_apply() would decline every packet for them; otherwise it sets
- * CSUM_TX_F_LAYOUT_OK in w->ops.
+ * CSUM_TX_F_LAYOUT_OK in w->ops, and CSUM_TX_F_USUAL where that applies.
  */
 static inline bool
 csum_tx_work_check(struct csum_tx_work *w)
@@ -123,6 +159,8 @@ csum_tx_work_check(struct csum_tx_work *w)
 	if (!csum_tx__layout_ok(w, w->ops))
 		return false;
 	w->ops |= CSUM_TX_F_LAYOUT_OK;
+	if (csum_tx__usual_ok(w, w->ops))
+		w->ops |= CSUM_TX_F_USUAL;
 	return true;
 }
 
@@ -269,16 +307,223 @@ csum_tx_apply_flat(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
 	return true;
 }
 
+/*
+ * The usual frame's work, each header read once and no byte read back
+ * after it is written (a load over a fresh 2-byte store stalls). Sums are
+ * 64-bit integers congruent to the ones' complement sum modulo 0xffff and
+ * folded once per checksum: every sum folded here is non-zero (it holds a
+ * seed or an IPv4 version byte), so the fold gives the one value in
+ * 1..0xffff of its class, the value the reference's own order of folds
+ * gives too.
+ *
+ * Its helpers are __rte_always_inline like the rest of this file: each is
+ * a few instructions of the per-packet body, and gcc's -O2 heuristics
+ * may leave such helpers as calls (they did with the header-sized sums of
+ * csum.h), which cost as much as their work.
+ */
+
+/* A byte run's sum, loaded in host order (any alignment). */
+static __rte_always_inline uint64_t
+csum_tx__ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static __rte_always_inline uint64_t
+csum_tx__ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static __rte_always_inline uint64_t
+csum_tx__ld16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/*
+ * csum_finish() of a 64-bit sum in fewer steps: 64 to 32 bits with
+ * end-around carry (the same class, 0 only for 0), then Linux's
+ * complemented fold ((~s - ror32(s, 16)) >> 16), which equals
+ * csum_finish(s) for every 32-bit s (checked for all 2^32 while writing
+ * it; test_csum_tx checks a sample).
+ */
+static __rte_always_inline uint16_t
+csum_tx__finish64(uint64_t sum)
+{
+	uint32_t lo = (uint32_t)sum, s = lo + (uint32_t)(sum >> 32);
+
+	s += s < lo;
+	return (uint16_t)((~s - ((s >> 16) | (s << 16))) >> 16);
+}
+
+/* An IP header of the usual frame, as read before any write. */
+struct csum_tx__ip {
+	uint16_t seed;		/* pseudo-header seed of its L4 part */
+	uint64_t hdr;		/* IPv4: header sum without the checksum field */
+	uint64_t field;		/* IPv4: the checksum field as it was */
+};
+
+/*
+ * The IP header at l3 carrying proto in its L4 part at l3 + hlen (hlen 20:
+ * IPv4 without options; 40: IPv6), that part at least min bytes long and
+ * within len: csum_tx__seed()'s checks for this shape (l3 < len is known:
+ * the caller's l4 + min <= len came first).
+ */
+static __rte_always_inline bool
+csum_tx__usual_ip(const uint8_t *p, uint32_t len, uint32_t l3, uint32_t hlen,
+		  uint8_t proto, uint32_t min, struct csum_tx__ip *ip)
+{
+	const uint8_t *h = p + l3;
+	uint32_t l4_len;
+	uint64_t addrs;
+
+	if (hlen == 20) {
+		uint32_t total = csum_tx__be16(h + 2);
+
+		if (h[0] != 0x45 || h[9] != proto || total < 20 + min ||
+		    l3 + total > len)
+			return false;
+		l4_len = total - 20;
+		addrs = csum_tx__ld64(h + 12);
+		ip->hdr = csum_add64(csum_add64(csum_tx__ld64(h), csum_tx__ld16(h + 8)),
+				     addrs);
+		ip->field = csum_tx__ld16(h + 10);
+	} else {
+		l4_len = csum_tx__be16(h + 4);
+		if (h[0] >> 4 != 6 || l4_len < min || l3 + 40 + l4_len > len)
+			return false;
+		addrs = csum_add64(csum_add64(csum_tx__ld64(h + 8), csum_tx__ld64(h + 16)),
+				   csum_add64(csum_tx__ld64(h + 24), csum_tx__ld64(h + 32)));
+		/* What an LCO part around it sums: the whole header. */
+		ip->hdr = csum_add64(csum_tx__ld64(h), addrs);
+		ip->field = 0;
+	}
+	ip->seed = (uint16_t)~csum_tx__finish64(csum_add64(addrs, (uint64_t)rte_cpu_to_be_32(l4_len) +
+					    rte_cpu_to_be_32(proto)));
+	return true;
+}
+
+/* The checksum an IPv4 header's field takes. */
+static __rte_always_inline uint16_t
+csum_tx__ipv4_check(const struct csum_tx__ip *ip)
+{
+	return csum_tx__finish64(ip->hdr);
+}
+
+/* A UDP (or TCP) checksum from its sum: 0 goes out as 0xffff. */
+static __rte_always_inline uint16_t
+csum_tx__l4_check(uint64_t sum)
+{
+	uint16_t check = csum_tx__finish64(sum);
+
+	return check == 0 ? 0xffff : check;
+}
+
+/**
+ * csum_tx_apply_flat() for work csum_tx_work_check() marked
+ * CSUM_TX_F_USUAL, on the usual frame only: IP headers of exactly the
+ * length the offsets give (IPv4 without options, IPv6), lengths that fit
+ * the packet. The result is bit for bit the reference's; anything else is
+ * declined, nothing written (csum_tx_apply_flat() then has its turn).
+ */
+static __rte_always_inline bool
+csum_tx_apply_usual(uint8_t *p, uint32_t len, const struct csum_tx_work *w)
+{
+	uint32_t ops = w->ops, start = w->csum_start, off = w->csum_offset;
+	uint32_t min = w->l4_proto == IPPROTO_UDP ? 8 : 20;
+	struct csum_tx__ip in, out = { 0 };	/* out: read only with SEED_OUTER */
+	uint64_t l4_sum, lco_sum = 0;
+
+	/* Acceptance, read-only (the offsets were checked by the plan). */
+	if (start + min > len ||
+	    !csum_tx__usual_ip(p, len, w->l3, start - w->l3, w->l4_proto, min, &in))
+		return false;
+	if (ops & CSUM_TX_SEED_OUTER) {
+		uint32_t o4 = w->outer_l4;
+
+		if (!csum_tx__usual_ip(p, len, w->outer_l3, o4 - w->outer_l3,
+				       IPPROTO_UDP, 8, &out))
+			return false;
+		/* LCO: the outer UDP header holding its seed, the tunnel
+		 * header and inner Ethernet, the inner IP header as it will
+		 * be (a filled IPv4 header sums to 0), and the complement
+		 * of the inner seed. */
+		lco_sum = csum_add64(csum_add64(csum_tx__ld32(p + o4) +
+						csum_tx__ld16(p + o4 + 4) + out.seed,
+						(uint16_t)~in.seed),
+				     csum_scalar_block64(p + o4 + 8, w->l3 - o4 - 8));
+		if (!(ops & CSUM_TX_IP))
+			lco_sum = csum_add64(lco_sum, csum_add64(in.hdr, in.field));
+	}
+	/* The L4 part with its field holding the seed. */
+	l4_sum = csum_add64(csum_partial_small64(p + start, len - start),
+			    (uint64_t)(uint16_t)~csum_tx__ld16(p + start + off) + in.seed);
+
+	/* The writes. */
+	if (ops & CSUM_TX_OUTER_IP) {
+		uint16_t check = csum_tx__ipv4_check(&out);
+
+		memcpy(p + w->outer_l3 + 10, &check, 2);
+	}
+	if (ops & CSUM_TX_IP) {
+		uint16_t check = csum_tx__ipv4_check(&in);
+
+		memcpy(p + w->l3 + 10, &check, 2);
+	}
+	if (ops & CSUM_TX_SEED_OUTER) {
+		uint16_t check = csum_tx__l4_check(lco_sum);
+
+		memcpy(p + w->outer_l4 + CSUM_UDP_OFFSET, &check, 2);
+	}
+	{
+		uint16_t check = csum_tx__l4_check(l4_sum);
+
+		memcpy(p + start + off, &check, 2);
+	}
+	return true;
+}
+
 /**
  * csum_tx_apply_flat() on an mbuf: taken only when the first segment holds
- * the whole packet (pkt_len <= data_len).
+ * the whole packet (pkt_len <= data_len). Work marked CSUM_TX_F_USUAL
+ * tries csum_tx_apply_usual() first.
  */
 static __rte_always_inline bool
 csum_tx_apply(struct rte_mbuf *m, const struct csum_tx_work *w)
 {
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
 	if (unlikely(m->pkt_len > m->data_len))
 		return false;
-	return csum_tx_apply_flat(rte_pktmbuf_mtod(m, uint8_t *), m->pkt_len, w);
+	if ((w->ops & CSUM_TX_F_USUAL) && likely(csum_tx_apply_usual(p, m->pkt_len, w)))
+		return true;
+	/* A generic request alone (the gateway's outer UDP checksum): of
+	 * csum_tx_apply_flat()'s checks only the field's place applies. */
+	if ((w->ops & ~CSUM_TX_F_LAYOUT_OK) == CSUM_TX_L4) {
+		uint32_t start = w->csum_start, len = m->pkt_len;
+		uint16_t check;
+
+		if ((uint64_t)start + w->csum_offset + 2 > len)
+			return false;
+		/* csum_tx__partial()'s value: csum_tx__finish64() is
+		 * csum_finish() of the same sum, 0 included. */
+		check = csum_tx__finish64(csum_partial_small64(p + start, len - start));
+		if (check == 0)
+			check = 0xffff;
+		memcpy(p + start + w->csum_offset, &check, 2);
+		return true;
+	}
+	return csum_tx_apply_flat(p, m->pkt_len, w);
 }
 
 /**

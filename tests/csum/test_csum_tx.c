@@ -7,6 +7,8 @@
  *  - whatever it takes, the reference takes too, with the same bytes;
  *  - whatever it declines (chains, truncations, odd offsets, bad headers)
  *    it leaves untouched.
+ * The usual frame's path (csum_tx_apply_usual()) is held to the same on
+ * its own, and must take a share of every shape it knows.
  * Packets: Ethernet [VLAN] IPv4|IPv6 UDP|TCP, or VXLAN around inner
  * IPv4|IPv6 UDP|TCP, random payload and trailer; any subset of the work.
  */
@@ -21,8 +23,42 @@
 #define ITERS 200000
 #define PAYLOAD_MAX 1600
 
-static uint8_t pkt[4096], img_a[4096], img_b[4096];
+static uint8_t pkt[4096], img_a[4096], img_b[4096], img_u[4096];
 static unsigned long taken, declined, well_formed;
+/* Taken by csum_tx_apply_usual(): all, tunnels, outer IPv6, inner IPv6, TCP. */
+static unsigned long usual, usual_tunnel, usual_v6, usual_inner_v6, usual_tcp;
+
+/*
+ * csum_tx_apply_usual() alone, on the flat packet, where the plan marks
+ * the work as its: what it takes, the reference takes with the same
+ * bytes; what it declines it leaves untouched; a well-formed packet of its
+ * shape it never declines.
+ */
+static void
+one_usual(const struct csum_tx_work *w, uint32_t len, int ref_ret, bool odd,
+	  const struct pkt_layout *lay)
+{
+	struct csum_tx_work wu = *w;
+
+	if (!csum_tx_work_check(&wu) || !(wu.ops & CSUM_TX_F_USUAL))
+		return;
+	memcpy(img_u, pkt, len);
+	if (!csum_tx_apply_usual(img_u, len, &wu)) {
+		CHECK(memcmp(img_u, pkt, len) == 0, "usual: declined, but bytes were written");
+		CHECK(odd, "usual: a well-formed packet declined (ops %#x, len %u)",
+		      wu.ops, len);
+		return;
+	}
+	usual++;
+	usual_tunnel += (wu.ops & CSUM_TX_SEED_OUTER) != 0;
+	usual_v6 += (wu.ops & CSUM_TX_SEED_OUTER) && lay->outer.v6;
+	usual_inner_v6 += wu.csum_start - wu.l3 == 40;
+	usual_tcp += wu.l4_proto == IPPROTO_TCP;
+	CHECK(ref_ret == 0, "usual: taken, but the reference returned %d (ops %#x)",
+	      ref_ret, wu.ops);
+	CHECK(memcmp(img_u, img_b, len) == 0, "usual: bytes differ from the reference "
+	      "(ops %#x, len %u)", wu.ops, len);
+}
 
 static void
 flatten(const struct rte_mbuf *m, uint8_t *out)
@@ -116,7 +152,7 @@ one(void)
 	if (odd) {
 		uint32_t v = (uint32_t)rng();
 
-		switch (v % 6) {
+		switch (v % 7) {
 		case 0:
 			len = rng_below(len + 1);
 			break;
@@ -135,6 +171,15 @@ one(void)
 			w.outer_l3 = rng_below(64);
 			w.outer_l4 = w.outer_l3 + rng_below(64);
 			break;
+		case 5: {
+			/* An IP length field of either level set small. */
+			const struct pkt_l4 *l = lay.encap && (v >> 8 & 1) ? &lay.outer : in;
+			uint32_t f = l->l3 + (l->v6 ? 4 : 2);
+
+			pkt[f] = 0;
+			pkt[f + 1] = (uint8_t)rng_below(72);
+			break;
+		}
 		default:
 			n_cuts = 1 + rng_below(4);
 			for (uint32_t i = 0; i < n_cuts; i++)
@@ -168,6 +213,7 @@ one(void)
 	ret = csum_tx_apply_ref(mb, &w);
 	flatten(ma, img_a);
 	flatten(mb, img_b);
+	one_usual(&w, len, ret, odd, &lay);
 	if (ok) {
 		taken++;
 		CHECK(ret == 0, "taken, but the reference returned %d (ops %#x)", ret, w.ops);
@@ -201,17 +247,42 @@ one(void)
 		free(cb.seg[i].buf_addr);
 }
 
+/* csum_tx__finish64() against csum_finish(csum_fold64()): the low values,
+ * the top ones, and a random sample of the rest. */
+static void
+finish64_sample(void)
+{
+	unsigned long bad = 0, i;
+
+	for (i = 0; i < (1ul << 22); i++) {
+		uint64_t v = i < (1ul << 20) ? i : i < (1ul << 21) ?
+			UINT64_MAX - (i - (1ul << 20)) : rng();
+
+		if (i >= (1ul << 21) && (i & 1))
+			v >>= 32;	/* 32-bit values too */
+		bad += csum_tx__finish64(v) != csum_finish(csum_fold64(v));
+	}
+	CHECK(bad == 0, "csum_tx__finish64 differs from csum_finish in %lu values", bad);
+}
+
 int
 main(void)
 {
 	unsigned long i;
 
 	rng_seed_from_env("test_csum_tx");
+	finish64_sample();
 	for (i = 0; i < ITERS; i++)
 		one();
 	printf("test_csum_tx: %lu packets, %lu well-formed, %lu taken, %lu declined\n",
 	       (unsigned long)ITERS, well_formed, taken, declined);
+	printf("test_csum_tx: the usual frame's path took %lu (tunnels %lu, outer IPv6 %lu, "
+	       "inner IPv6 %lu, TCP %lu)\n", usual, usual_tunnel, usual_v6, usual_inner_v6,
+	       usual_tcp);
 	CHECK(taken > ITERS / 2 && declined > 0, "coverage: taken %lu declined %lu",
 	      taken, declined);
+	CHECK(usual > ITERS / 10 && usual_tunnel > ITERS / 50 && usual_v6 > ITERS / 100 &&
+	      usual_inner_v6 > ITERS / 50 && usual_tcp > ITERS / 50,
+	      "coverage of the usual frame's path");
 	return harness_summary("test_csum_tx");
 }

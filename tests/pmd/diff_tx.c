@@ -24,6 +24,7 @@
 
 #include <rte_errno.h>
 
+#include "csum_tx.h"
 #include "hwcsum_private.h"
 #include "rte_pmd_hwcsum.h"
 
@@ -36,11 +37,38 @@
 
 static struct {
 	unsigned long inputs, packets, fast_done, refused, chained, prep_refused;
+	unsigned long usual, usual_tunnel;	/* csum_tx_apply_usual() took */
 	struct hwcsum_txq_stats q;
 } diff_stats;
 
 static uint8_t pkt[FZ_PKT_MAX], rnd[FZ_PKT_MAX];
 static uint8_t flat_a[FZ_PKT_MAX + 64], flat_b[FZ_PKT_MAX + 64];
+/* Each packet as csum_tx_apply_usual() alone leaves it, where it took it. */
+static uint8_t usual_img[BURST_MAX][FZ_PKT_MAX + 64];
+static bool usual_took[BURST_MAX];
+
+/*
+ * The usual frame's path alone (what the plan of the fast path marks as
+ * its work) on the packet's flat bytes: held below to the reference.
+ */
+static void
+usual_try(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+	  unsigned int i, uint32_t len)
+{
+	struct csum_tx_work w;
+
+	usual_took[i] = false;
+	if (priv->spec.engine != CSUM_ENGINE_NONE || m->nb_segs != 1 ||
+	    !(m->ol_flags & hwcsum_tx_request_mask(priv)) ||
+	    !hwcsum_tx_usual_work(priv, m, &w))
+		return;
+	memcpy(usual_img[i], pkt, len);
+	usual_took[i] = csum_tx_apply_usual(usual_img[i], len, &w);
+	if (!usual_took[i] && memcmp(usual_img[i], pkt, len) != 0)
+		fuzz_fail(TARGET, "packet %u: the usual path declined but wrote", i);
+	diff_stats.usual += usual_took[i];
+	diff_stats.usual_tunnel += usual_took[i] && (w.ops & CSUM_TX_SEED_OUTER);
+}
 
 static struct rte_pmd_hwcsum_csum *
 field_of(struct rte_mbuf *m)
@@ -176,6 +204,9 @@ pkt_from_tmpl(struct fz_in *in, const struct tmpl *t, struct rte_mbuf *h)
 		return v % (l.len + 1);
 	case 2:	/* an IP length field off by a little */
 		pkt[l.l3 + (l.v6 ? 5 : 3)] += (uint8_t)(v % 5) - 2;
+		break;
+	case 3:	/* an IP header's first byte 0: no version, no length */
+		pkt[l.l3] = 0;
 		break;
 	default:
 		break;
@@ -384,6 +415,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		copy_meta(ma[i], &h);
 		copy_meta(mb[i], &h);
 		copy_meta(mc[i], &h);
+		usual_try(&priv, ma[i], i, len[i]);
 		diff_stats.chained += ma[i]->nb_segs > 1;
 	}
 	diff_stats.packets += n;
@@ -403,6 +435,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = hwcsum_tx_one(&priv, mc[i], &st_c);
 		compare_pkt(i, ra[i], rb, ma[i], mb[i], len[i]);
 		compare_pkt(i, rc, rb, mc[i], mb[i], len[i]);
+		if (usual_took[i] && (rb != 0 || memcmp(usual_img[i], flat_b, len[i]) != 0))
+			fuzz_fail(TARGET, "packet %u: the usual path differs from the "
+				  "reference (ret %d)", i, rb);
 		diff_stats.refused += rb < 0;
 	}
 	if (memcmp(&st_a, &st_b, sizeof(st_a)) != 0)
@@ -439,6 +474,7 @@ fuzz_seeded_report(unsigned long iters)
 	const uint64_t *q = diff_stats.q.c;
 	const struct fz_need need[] = {
 		FZ_NEED(diff_stats.fast_done), FZ_NEED(diff_stats.refused),
+		FZ_NEED(diff_stats.usual), FZ_NEED(diff_stats.usual_tunnel),
 		FZ_NEED(diff_stats.prep_refused), FZ_NEED(diff_stats.chained),
 		FZ_NEED(q[HWCSUM_TX_REQ_GENERIC]),
 		FZ_NEED(q[HWCSUM_TX_REQ_DPDK]), FZ_NEED(q[HWCSUM_TX_LCO]),
@@ -450,6 +486,8 @@ fuzz_seeded_report(unsigned long iters)
 	       "%lu done in one segment without an engine\n", TARGET,
 	       diff_stats.inputs, diff_stats.packets, diff_stats.chained,
 	       diff_stats.refused, diff_stats.fast_done);
+	printf("%s: the usual frame's path took %lu (tunnels %lu)\n", TARGET,
+	       diff_stats.usual, diff_stats.usual_tunnel);
 	printf("%s: tx_prepare refused %lu bursts' tails\n", TARGET,
 	       diff_stats.prep_refused);
 	printf("%s: counters: req generic %" PRIu64 " dpdk %" PRIu64 ", L4 sw %"

@@ -567,6 +567,13 @@ void hwcsum_tx_resolve(const struct hwcsum_private *priv,
 		       struct rte_mbuf **pkts, uint16_t n,
 		       struct hwcsum_txq_stats *st, int *ret);
 uint16_t hwcsum_tx_prepare(void *queue, struct rte_mbuf **pkts, uint16_t n);
+/*
+ * For tests: whether the fast path's plan for m's flags and lengths marks
+ * its work for csum_tx_apply_usual() (csum_tx.h), and that work in *w.
+ */
+struct csum_tx_work;
+bool hwcsum_tx_usual_work(const struct hwcsum_private *priv,
+			  const struct rte_mbuf *m, struct csum_tx_work *w);
 
 /* ------------------------------------------------------ hwcsum_tso.c */
 

@@ -422,10 +422,16 @@ struct tx_fast_plan {
 	struct csum_tx_work w;
 };
 
-/* Counters of a run of fast packets, added to the queue's once. */
+/*
+ * Counters of a run of fast packets, added to the queue's once. A plan
+ * without a generic request counts the same for each of its packets but
+ * the bytes: those count only how many and how long (run_n, run_len) and
+ * become counters when the plan changes (fast_run_end()).
+ */
 struct tx_fast_counts {
 	uint64_t req_dpdk, req_generic, ip_sw, lco, l4_sw, sw_bytes;
 	uint64_t why[2];	/* NO_ENGINE, UNPARSED */
+	uint64_t run_n, run_len;
 };
 
 /* csum_offload_req_valid()'s verdict as hw_can() turns it into a reason. */
@@ -538,10 +544,12 @@ fast_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		fast_generic(priv, m, fp);
 	if (!csum_tx_apply(m, &fp->w))
 		return false;
-	if (fp->generic)
-		fc->req_generic++;
-	else
-		fc->req_dpdk++;
+	if (!fp->generic) {
+		fc->run_n++;
+		fc->run_len += m->pkt_len;
+		goto done;
+	}
+	fc->req_generic++;
 	fc->ip_sw += fp->ip_sw;
 	fc->lco += fp->lco;
 	if (fp->outer_sum) {
@@ -554,10 +562,36 @@ fast_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 		fc->sw_bytes += m->pkt_len - fp->w.csum_start;
 		fc->why[fp->l4_why]++;
 	}
+done:
 	m->ol_flags &= fp->out_flags_mask;
 	m->outer_l2_len = 0;
 	m->outer_l3_len = 0;
 	return true;
+}
+
+/* The run of fp's packets (without a generic request) into the counters. */
+static inline void
+fast_run_end(const struct tx_fast_plan *fp, struct tx_fast_counts *fc)
+{
+	uint64_t n = fc->run_n;
+
+	if (n == 0)
+		return;
+	fc->req_dpdk += n;
+	fc->ip_sw += n * fp->ip_sw;
+	fc->lco += n * fp->lco;
+	if (fp->outer_sum) {
+		fc->l4_sw += n;
+		fc->sw_bytes += fc->run_len - n * fp->w.outer_l4;
+		fc->why[0] += n;	/* the outer request is always valid here */
+	}
+	if (fp->l4) {
+		fc->l4_sw += n;
+		fc->sw_bytes += fc->run_len - n * fp->w.csum_start;
+		fc->why[fp->l4_why] += n;
+	}
+	fc->run_n = 0;
+	fc->run_len = 0;
 }
 
 static inline void
@@ -592,11 +626,23 @@ hwcsum_tx_one(const struct hwcsum_private *priv, struct rte_mbuf *m,
 	if (priv->spec.engine == CSUM_ENGINE_NONE && fast_segs_ok(priv, m)) {
 		fast_plan(priv, m, &fp);
 		if (fp.ok && fast_one(priv, m, &fp, &fc)) {
+			fast_run_end(&fp, &fc);
 			fast_counts_add(st, &fc);
 			return 0;
 		}
 	}
 	return hwcsum_tx_one_general(priv, m, st);
+}
+
+bool
+hwcsum_tx_usual_work(const struct hwcsum_private *priv, const struct rte_mbuf *m,
+		     struct csum_tx_work *w)
+{
+	struct tx_fast_plan fp;
+
+	fast_plan(priv, m, &fp);
+	*w = fp.w;
+	return fp.ok && !fp.generic && (fp.w.ops & CSUM_TX_F_USUAL);
 }
 
 /*
@@ -626,13 +672,16 @@ hwcsum_tx_resolve(const struct hwcsum_private *priv, struct rte_mbuf **pkts,
 		if (!(m->ol_flags & mask))
 			continue;
 		if (fast && fast_segs_ok(priv, m)) {
-			if (m->ol_flags != fp.ol_flags || m->tx_offload != fp.tx_offload)
+			if (m->ol_flags != fp.ol_flags || m->tx_offload != fp.tx_offload) {
+				fast_run_end(&fp, &fc);
 				fast_plan(priv, m, &fp);
+			}
 			if (fp.ok && fast_one(priv, m, &fp, &fc))
 				continue;
 		}
 		ret[i] = hwcsum_tx_one_general(priv, m, st);
 	}
+	fast_run_end(&fp, &fc);
 	fast_counts_add(st, &fc);
 }
 
@@ -720,7 +769,16 @@ struct prep_plan {
 	uint32_t min_len;		/* the packet must be this long */
 	uint32_t l3, l3_len, outer_l3, outer_l3_len;
 	bool ip, outer_ip;
+	/* The one first byte an IPv4 header of l3_len / outer_l3_len has. */
+	uint8_t ip_byte, outer_ip_byte;
 };
+
+/* 0x45 for 20 bytes; 0 for a length no IPv4 header has (refused). */
+static inline uint8_t
+ipv4_first_byte(uint32_t len)
+{
+	return len % 4 == 0 && len / 4 <= 15 ? (uint8_t)(0x40 | len / 4) : 0;
+}
 
 static void
 prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
@@ -755,28 +813,30 @@ prep_plan_make(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 		if (m->l3_len < 20)
 			return;
 		pp->ip = true;
+		pp->ip_byte = ipv4_first_byte(m->l3_len);
+		if (pp->ip_byte == 0)
+			return;
 		pp->min_len = RTE_MAX(pp->min_len, l3 + m->l3_len);
 	}
 	if (fl & RTE_MBUF_F_TX_OUTER_IP_CKSUM) {
 		if (m->outer_l3_len < 20)
 			return;
 		pp->outer_ip = true;
+		pp->outer_ip_byte = ipv4_first_byte(m->outer_l3_len);
+		if (pp->outer_ip_byte == 0)
+			return;
 		pp->min_len = RTE_MAX(pp->min_len, outer_l4);
 	}
 	pp->verdict = 0;
 }
 
-/* The version byte of an IPv4 header of exactly len bytes at off. */
+/* The version byte of an IPv4 header of exactly len bytes at off, in a chain. */
 static inline bool
 ipv4_byte_ok(const struct rte_mbuf *m, uint32_t off, uint32_t len)
 {
 	uint8_t b;
 
-	/* In place when the first segment holds the packet (off + len is
-	 * within pkt_len already). */
-	if (likely(m->pkt_len <= m->data_len))
-		b = *rte_pktmbuf_mtod_offset(m, const uint8_t *, off);
-	else if (csum_mbuf_read(m, off, 1, &b) < 0)
+	if (csum_mbuf_read(m, off, 1, &b) < 0)
 		return false;
 	return b >> 4 == 4 && (b & 0xf) * 4u == len;
 }
@@ -798,6 +858,18 @@ tx_validate(const struct hwcsum_private *priv, const struct rte_mbuf *m,
 
 		if ((uint32_t)f->start + f->offset + 2 > m->pkt_len)
 			return -EINVAL;
+	}
+	if (!pp->ip && !pp->outer_ip)
+		return 0;
+	/* In place when the first segment holds the packet (each header is
+	 * within pkt_len already): the byte the plan expects. */
+	if (likely(m->pkt_len <= m->data_len)) {
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		if ((pp->ip && p[pp->l3] != pp->ip_byte) ||
+		    (pp->outer_ip && p[pp->outer_l3] != pp->outer_ip_byte))
+			return -EINVAL;
+		return 0;
 	}
 	if (pp->ip && !ipv4_byte_ok(m, pp->l3, pp->l3_len))
 		return -EINVAL;
