@@ -8,14 +8,17 @@
  * with IPv6 inside (vxlan6) or GENEVE on 6081 over IPv4 (geneve4). No EAL,
  * no sub-port.
  *
- * Build (objects of a build dir B, as for tx_insns.c):
- *   cc -O2 -o rx_insns devtools/rx_insns.c B/drivers/net/hwcsum/librte_net_hwcsum.so.0.1.0.p/*.o \
+ * Build (against the PMD's shared library of a build dir B, as hwcsum-bench
+ * links it: hwcsum_rx_one() is in its INTERNAL version node; -fno-plt, as
+ * the bench is built, so the call is one `call *GOT`):
+ *   cc -O2 -fno-plt -o rx_insns devtools/rx_insns.c \
  *      -Idrivers/net/hwcsum -Iapp/hwcsum-bench -Ilib/csum -Ilib/udp_tunnel -Ilib/flow \
  *      $(pkg-config --cflags libdpdk) -DALLOW_EXPERIMENTAL_API -DALLOW_INTERNAL_API \
  *      -isystem /var/cache/hwcsum/dpdk-sdk-*\/include \
- *      -LB/lib -lhwcsum_csum -lhwcsum_udp_tunnel -lhwcsum_flow \
- *      $(pkg-config --libs libdpdk) -lrte_bus_vdev -lrte_telemetry \
- *      -Wl,-rpath,B/lib
+ *      -LB/drivers/net/hwcsum -LB/lib -lrte_net_hwcsum -lhwcsum_udp_tunnel \
+ *      $(pkg-config --libs libdpdk) -Wl,-rpath,B/drivers/net/hwcsum:B/lib
+ * (hwcsum_private.h only gives the bare struct's layout, the one the .so
+ * of the same tree was built with.)
  * Run:
  *   valgrind --tool=callgrind --toggle-collect=hwcsum_rx_one ./rx_insns 64 [SHAPE]
  * and divide the collected Ir by the packet count it prints.

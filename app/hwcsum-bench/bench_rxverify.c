@@ -11,8 +11,8 @@
  * - rte_verify: DPDK's way, rte_ipv4_udptcp_cksum_verify on the outer and on
  *   the inner UDP (two passes over the inner payload) and rte_ipv4_cksum on
  *   both IPv4 headers.
- * - hwcsum_rx_one (when built with the PMD's RX objects): the PMD's own
- *   per-packet receive work (sum, tunnel lookup in the registry,
+ * - hwcsum_rx_one (from the PMD's .so, its INTERNAL version node): the
+ *   PMD's own per-packet receive work (sum, tunnel lookup in the registry,
  *   classification, verdict flags) on a bare private struct with VXLAN
  *   registered on 4789.
  *

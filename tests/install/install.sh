@@ -138,6 +138,14 @@ needs() { # needs <file> <RUNPATH> <soname>...
 BIN_TO_LIB=$(realpath -m --relative-to="$BINDIR" "$LIBDIR")
 needs "${PMD_LIB#"$D"}" '$ORIGIN' libhwcsum_csum.so.0 libhwcsum_udp_tunnel.so.0 libhwcsum_flow.so.0
 needs "$BINDIR/hwcsum-tunnel" "\$ORIGIN/$BIN_TO_LIB" librte_net_hwcsum.so.0 libhwcsum_udp_tunnel.so.0 libhwcsum_csum.so.0
+# hwcsum-bench times the PMD's hwcsum_rx_one() through the PMD's library
+# (its INTERNAL version node), holding no copy of the driver: no function
+# it defines is also one of the PMD's (a second net_hwcsum would register).
+needs "$BINDIR/hwcsum-bench" "\$ORIGIN/$BIN_TO_LIB" librte_net_hwcsum.so.0 libhwcsum_csum.so.0 \
+	libhwcsum_udp_tunnel.so.0 libhwcsum_flow.so.0
+both=$(comm -12 <(nm --defined-only "$D$BINDIR/hwcsum-bench" | awk '$2 == "T" && $3 !~ /^_(init|fini)$/ { print $3 }' | sort -u) \
+	<(nm "$PMD_LIB" | awk '$2 ~ /^[tT]$/ { sub(/@.*/, "", $3); print $3 }' | sort -u) | tr '\n' ' ')
+[ -z "$both" ] || bad "hwcsum-bench holds its own copy of the PMD's ${both:0:200}"
 for l in libhwcsum_csum libhwcsum_udp_tunnel libhwcsum_flow; do
 	[ -z "$(dyn "$D$LIBDIR/$l.so" RUNPATH)$(dyn "$D$LIBDIR/$l.so" RPATH)" ] ||
 		bad "$l.so has a run path: it needs none of ours"
@@ -239,6 +247,23 @@ for l in csum udp_tunnel pmd; do
 	*) bad "lib/$l ran from '$got', not DESTDIR" ;;
 	esac
 done
+
+# The installed hwcsum-bench finds the PMD's library through its own
+# RUNPATH, and times hwcsum_rx_one() from it (a contender it cannot use
+# it refuses, and prints no column for).
+LD_DEBUG=libs "$D$BINDIR/hwcsum-bench" rxverify --rounds 1 --packets 256 \
+	--json "$SCRATCH/rxverify.json" >"$SCRATCH/bench.log" 2>"$SCRATCH/bench-ld.log" ||
+	{ cat "$SCRATCH/bench.log" >&2; tail -n 20 "$SCRATCH/bench-ld.log" >&2; bad "the installed hwcsum-bench rxverify failed"; }
+from=$(sed -n '/find library=librte_net_hwcsum\.so\.0 /,/^[[:space:]]*[0-9]*:[[:space:]]*$/p' "$SCRATCH/bench-ld.log" |
+	sed -n 's/.*trying file=//p' | tail -n 1)
+# (ld.so prints the RUNPATH entry as it expanded it: $ORIGIN/../lib/...)
+if [ -n "$from" ] && [ "$(realpath -m "$from")" = "$(realpath -m "$D$LIBDIR/librte_net_hwcsum.so.0")" ]; then
+	say "hwcsum-bench: librte_net_hwcsum.so.0 loaded from ${from#"$D"} (DESTDIR)"
+else
+	bad "hwcsum-bench: librte_net_hwcsum.so.0 loaded from '$from', not $D$LIBDIR"
+fi
+grep -q "hwcsum_rx_one best/med" "$SCRATCH/bench.log" ||
+	{ cat "$SCRATCH/bench.log" >&2; bad "the installed hwcsum-bench did not time hwcsum_rx_one"; }
 
 # ---- 5. EAL loading the installed PMD from its DESTDIR directory
 # shellcheck disable=SC2054 # the commas are in a devarg
