@@ -10,11 +10,13 @@
  * Run with no TX offload configured (the pass-through burst, which looks
  * eight packets at a time) and with the checksum offloads (the offload
  * burst), so a request at any place of the unrolled look is seen by both.
- * First, though, the port starts with no TX offload before anyone has
- * registered the TX flag (the bare burst, no look): DPDK's flags of an
- * offload not configured leave the packet as it was, and once
- * rte_pmd_hwcsum_dyn_lookup() registers the flag with the port running,
- * every CHECKSUM_PARTIAL request from the next burst on is honoured.
+ * First, though, the port runs with TX offloads (which registers the TX
+ * flag for hwcsum's own use, announcing nothing), then starts again with
+ * none before the application has asked for the flag (the bare burst, no
+ * look): DPDK's flags of an offload not configured leave the packet as it
+ * was, and once rte_pmd_hwcsum_dyn_lookup() announces the flag with the
+ * port running, every CHECKSUM_PARTIAL request from the next burst on is
+ * honoured.
  *
  * usage: test_tx_look <librte_net_hwcsum.so>
  */
@@ -166,7 +168,7 @@ port_stop(const char *conf)
 		rte_exit(EXIT_FAILURE, "%s: stop failed\n", conf);
 }
 
-/* Started before the TX flag exists; registered while the port runs. */
+/* Started before the application asks for the TX flag; asked while it runs. */
 static void
 registered_while_running(void)
 {
@@ -176,6 +178,12 @@ registered_while_running(void)
 	CHECK(rte_mbuf_dynflag_lookup(RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
 				      NULL) < 0,
 	      "the TX flag is registered before anyone asked for it");
+	port_start("TX offloads, flag not announced", RTE_ETH_TX_OFFLOAD_UDP_CKSUM);
+	one_burst("TX offloads, flag not announced", 1, 0, REQ_DPDK);
+	port_stop("TX offloads, flag not announced");
+	CHECK(rte_mbuf_dynflag_lookup(RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
+				      NULL) >= 0,
+	      "a port with TX offloads did not register the TX flag");
 	port_start(conf, 0);
 	for (n = 1; n <= MAX_BURST; n++) {
 		one_burst(conf, n, n, REQ_NONE);

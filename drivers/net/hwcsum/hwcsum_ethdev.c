@@ -24,9 +24,13 @@ RTE_LOG_REGISTER_DEFAULT(hwcsum_logtype, NOTICE);
 /*
  * The mbuf contract of rte_pmd_hwcsum.h: one 4-byte field, two flags.
  * Registration is idempotent, so every port gets the same offsets. The TX
- * flag is registered by whoever will set it (the application, through
- * rte_pmd_hwcsum_dyn_lookup(), or configure for TSO): until then no packet
- * can carry it, and a port without TX offloads need not look for it.
+ * flag is the application's to ask for, through rte_pmd_hwcsum_dyn_lookup(),
+ * which registers it and announces it in a memzone word: until then no
+ * packet of the application carries it, and a port without TX offloads
+ * need not look for it. A port configured with TX offloads registers it
+ * for its own requests (TSO's segments, a DPDK request kept for a retry)
+ * without announcing it: finding the flag registered says nothing about
+ * the application.
  */
 static const struct rte_mbuf_dynflag hwcsum_tx_flag = {
 	.name = RTE_PMD_HWCSUM_DYNFLAG_TX_PARTIAL_NAME,
@@ -66,7 +70,7 @@ hwcsum_dyn_register(struct hwcsum_private *priv)
 	priv->dynfield_off = off;
 	priv->rx_complete_flag = UINT64_C(1) << rx;
 	priv->tx_partial_announced = announce->addr;
-	hwcsum_tx_partial_refresh(priv);
+	hwcsum_tx_partial_adopt(priv);
 	return 0;
 }
 
@@ -80,37 +84,23 @@ hwcsum_tx_partial_register(struct hwcsum_private *priv)
 			   hwcsum_tx_flag.name, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	__atomic_store_n(priv->tx_partial_announced, UINT64_C(1) << tx,
-			 __ATOMIC_RELEASE);
-	hwcsum_tx_partial_adopt(priv);
+	__atomic_store_n(&priv->tx_partial_flag, UINT64_C(1) << tx,
+			 __ATOMIC_RELAXED);
 	return 0;
 }
 
-/* From any lcore: the flag, once announced. */
-void
+/* From any lcore: the flag, once the application has it. */
+bool
 hwcsum_tx_partial_adopt(struct hwcsum_private *priv)
 {
 	uint64_t flag = __atomic_load_n(priv->tx_partial_announced,
 					__ATOMIC_ACQUIRE);
 
-	if (flag != 0 && hwcsum_tx_partial(priv) != flag)
+	if (flag == 0)
+		return false;
+	if (hwcsum_tx_partial(priv) != flag)
 		__atomic_store_n(&priv->tx_partial_flag, flag, __ATOMIC_RELAXED);
-}
-
-/*
- * Control path (probe, start): a flag registered by name elsewhere is known
- * to the registry only, looked up here as drivers look up the dynamic flags
- * an application registers before start (mlx5's TX timestamps).
- */
-void
-hwcsum_tx_partial_refresh(struct hwcsum_private *priv)
-{
-	int tx = rte_mbuf_dynflag_lookup(hwcsum_tx_flag.name, NULL);
-
-	if (tx >= 0)
-		__atomic_store_n(priv->tx_partial_announced, UINT64_C(1) << tx,
-				 __ATOMIC_RELEASE);
-	hwcsum_tx_partial_adopt(priv);
+	return true;
 }
 
 static int

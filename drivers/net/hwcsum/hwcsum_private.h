@@ -308,9 +308,9 @@ struct hwcsum_private {
 	/* The BPF link of our XDP_PASS on the sub-port's veth, -1 if none
 	 * (hwcsum_veth.c). */
 	int xdp_link;
-	/* The mbuf contract (hwcsum_ethdev.c). The TX flag is 0 until
-	 * registered (by the application, or at configure for an offload);
-	 * read it with hwcsum_tx_partial(). */
+	/* The mbuf contract (hwcsum_ethdev.c). The TX flag is 0 until the
+	 * application announces it or TX offloads need it; read it with
+	 * hwcsum_tx_partial(). */
 	int dynfield_off;
 	uint64_t tx_partial_flag;
 	uint64_t rx_complete_flag;
@@ -406,12 +406,10 @@ hwcsum_rxq_flow_path(const struct hwcsum_rxq *rxq)
 
 /* The dynamic field, the RX flag and the announcement word (idempotent). */
 int hwcsum_dyn_register(struct hwcsum_private *priv);
-/* Register the TX flag for an offload that needs it (TSO marks segments). */
+/* Register the TX flag for this port's own requests (TX offloads). */
 int hwcsum_tx_partial_register(struct hwcsum_private *priv);
-/* Take the TX flag once announced (any lcore: the bare burst). */
-void hwcsum_tx_partial_adopt(struct hwcsum_private *priv);
-/* Also look it up in the registry and announce it (probe, start). */
-void hwcsum_tx_partial_refresh(struct hwcsum_private *priv);
+/* Take the TX flag once the application has it (any lcore): true then. */
+bool hwcsum_tx_partial_adopt(struct hwcsum_private *priv);
 
 /*
  * The TX flag as this port knows it. A started port may adopt it from a

@@ -116,13 +116,15 @@ hwcsum_tx_burst_pass(void *queue, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * No TX offload configured and, at start, no TX flag registered: no packet
- * can ask anything of hwcsum (DPDK's flags of offloads not configured are
- * ignored, as DPDK lets drivers do), so the burst goes straight down. One
- * word says whether the application has registered the flag since; then
- * this queue adopts it and looks, from this burst on, until the next start
- * chooses hwcsum_tx_burst_pass(). The caller got the flag only after it
- * was announced, so no packet carrying it is sent without the look.
+ * No TX offload configured and, at start, the TX flag not asked for by the
+ * application: no packet can ask anything of hwcsum (DPDK's flags of
+ * offloads not configured are ignored, as DPDK lets drivers do), so the
+ * burst goes straight down. One word says whether the application has
+ * asked since (rte_pmd_hwcsum_dyn_lookup()); then this queue adopts the
+ * flag (acquire, in hwcsum_tx_partial_adopt()) and looks, from this burst
+ * on, until the next start chooses hwcsum_tx_burst_pass(). The application
+ * got the flag only after it was announced, so no packet carrying it is
+ * sent without the look.
  */
 uint16_t
 hwcsum_tx_burst_bare(void *queue, struct rte_mbuf **pkts, uint16_t n)
@@ -130,7 +132,7 @@ hwcsum_tx_burst_bare(void *queue, struct rte_mbuf **pkts, uint16_t n)
 	struct hwcsum_txq *txq = queue;
 
 	if (unlikely(__atomic_load_n(txq->tx_partial_announced,
-				     __ATOMIC_ACQUIRE) != 0)) {
+				     __ATOMIC_RELAXED) != 0)) {
 		hwcsum_tx_partial_adopt(txq->priv);
 		txq->request_mask = hwcsum_tx_request_mask(txq->priv);
 		return hwcsum_tx_burst_pass(queue, pkts, n);
@@ -164,11 +166,11 @@ void
 hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 {
 	struct hwcsum_private *priv = hwcsum_priv(dev);
-	bool tx_pass;
+	bool tx_pass, tx_announced;
 	uint16_t i;
 
 	/* Before the binds: each queue's request mask has the flag if known. */
-	hwcsum_tx_partial_refresh(priv);
+	tx_announced = hwcsum_tx_partial_adopt(priv);
 	/* After the sub-port's start: its bursts and queues as it runs them. */
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		if (dev->data->rx_queues[i] != NULL)
@@ -181,12 +183,11 @@ hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 	/* Both are right for any packet; which one only changes the cost. */
 	tx_pass = !(dev->data->dev_conf.txmode.offloads & HWCSUM_TX_CSUM_OFFLOADS);
 	dev->tx_pkt_burst = !tx_pass ? hwcsum_tx_burst :
-		hwcsum_tx_partial(priv) != 0 ? hwcsum_tx_burst_pass :
-		hwcsum_tx_burst_bare;
+		tx_announced ? hwcsum_tx_burst_pass : hwcsum_tx_burst_bare;
 	dev->tx_pkt_prepare = hwcsum_tx_prepare;
 	HWCSUM_LOG(DEBUG, "%s: rx %s, tx %s", dev->data->name,
 		   priv->rx_work ? "checksum burst" : "pass-through",
 		   !tx_pass ? "offload burst" :
-		   hwcsum_tx_partial(priv) != 0 ? "pass-through (looks for requests)" :
-		   "pass-through (until the TX flag is registered)");
+		   tx_announced ? "pass-through (looks for requests)" :
+		   "pass-through (until the application asks for the TX flag)");
 }

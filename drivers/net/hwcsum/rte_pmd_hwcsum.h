@@ -24,9 +24,10 @@
  * Everything here is inline and looks the dynamic field and flags up by
  * name, so an application using it need not link the PMD: it works with
  * the PMD loaded through `-d`. Call rte_pmd_hwcsum_dyn_lookup() once after
- * the hwcsum ports are probed: it also registers the transmit flag, which
- * is what tells a port configured without TX offloads to look for it (a
- * port nobody can ask anything of hands its bursts straight down).
+ * the hwcsum ports are probed: it also registers and announces the
+ * transmit flag, which is what tells a port configured without TX offloads
+ * to look for it (a port nobody can ask anything of hands its bursts
+ * straight down).
  *
  * Example (the request, on an IPv4/UDP packet with headers in the first
  * segment; tests/pmd/example_partial.c compiles and runs it):
@@ -67,9 +68,10 @@ extern "C" {
 /** RX: the field holds a CHECKSUM_COMPLETE sum. */
 #define RTE_PMD_HWCSUM_DYNFLAG_RX_COMPLETE_NAME "rte_pmd_hwcsum_dynflag_rx_complete"
 /**
- * A memzone holding one uint64_t: the TX flag's mask once registered, 0
- * before. net_hwcsum makes it at probe; rte_pmd_hwcsum_dyn_lookup() writes
- * it, and ports started before that read it on every transmit burst.
+ * A memzone holding one uint64_t: the TX flag's mask once an application
+ * asked for it, 0 before. net_hwcsum makes it at probe;
+ * rte_pmd_hwcsum_dyn_lookup() writes it, and ports started before that
+ * without TX offloads read it on every transmit burst.
  */
 #define RTE_PMD_HWCSUM_ANNOUNCE_NAME "rte_pmd_hwcsum_tx_announce"
 
@@ -99,12 +101,12 @@ struct rte_pmd_hwcsum_dyn {
 /**
  * Look the field and the RX flag up (net_hwcsum registers them at probe),
  * register the TX flag and announce it to every net_hwcsum port, started or
- * not: from then on they look at each packet for it. A port started without
- * TX offloads before anyone registered the flag sends bursts straight down
- * (DPDK flags of offloads not configured are ignored, as DPDK allows) and
- * only then starts looking; an application that registers the TX flag by
- * name itself must do so before it starts the port, as for any dynamic
- * flag a driver looks up at start.
+ * not: from then on they look at each packet for it. A port without TX
+ * offloads sends bursts straight down until then (DPDK flags of offloads
+ * not configured are ignored, as DPDK allows). This is how an application
+ * gets the TX flag: registering or looking it up by name announces
+ * nothing (ports configured with TX offloads register it for their own
+ * requests, so finding it registered says nothing about the application).
  * @return 0, -ENOENT when no net_hwcsum port has been probed, or the
  * negative rte_errno of rte_mbuf_dynflag_register() (-ENOSPC: no flag left).
  */
