@@ -6,12 +6,12 @@
  * otherwise. Transmit looks at packets' flags only where a request can
  * come (docs/decisions.md, "Transmit looks only where a request can
  * come"): a CHECKSUM_PARTIAL request needs no ethdev offload bit, only the
- * TX flag. With no TX offload configured and the flag not registered, a
- * burst goes straight down (hwcsum_tx_burst_bare) until the application
- * registers it; registered, the look is done here at its cheapest
- * (hwcsum_tx_burst_pass) and only a burst with a request goes to
- * hwcsum_tx_burst(); with offloads configured, most bursts carry requests
- * and go there directly.
+ * TX flag. With no TX offload configured, a burst goes straight down
+ * (hwcsum_tx_burst_bare) until the application asks for the flag
+ * (rte_pmd_hwcsum_dyn_lookup() announces it); from then on the look is
+ * done here at its cheapest (hwcsum_tx_burst_pass) and only a burst with a
+ * request goes to hwcsum_tx_burst(); with offloads configured, most bursts
+ * carry requests and go there directly.
  *
  * The sub-port's queue is reached as failsafe reaches its sub-devices:
  * its burst function and queue pointer, taken once the sub-port has
@@ -180,7 +180,7 @@ hwcsum_set_burst_fn(struct rte_eth_dev *dev)
 			hwcsum_sub_txq_bind(dev->data->tx_queues[i]);
 	hwcsum_flow_rxq_look(dev);
 	dev->rx_pkt_burst = priv->rx_work ? hwcsum_rx_burst : hwcsum_rx_burst_raw;
-	/* Both are right for any packet; which one only changes the cost. */
+	/* Each is right for any packet that may ask it; only the cost differs. */
 	tx_pass = !(dev->data->dev_conf.txmode.offloads & HWCSUM_TX_CSUM_OFFLOADS);
 	dev->tx_pkt_burst = !tx_pass ? hwcsum_tx_burst :
 		tx_announced ? hwcsum_tx_burst_pass : hwcsum_tx_burst_bare;
