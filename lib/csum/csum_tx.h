@@ -517,9 +517,7 @@ csum_tx_apply(struct rte_mbuf *m, const struct csum_tx_work *w)
 			return false;
 		/* csum_tx__partial()'s value: csum_tx__finish64() is
 		 * csum_finish() of the same sum, 0 included. */
-		check = csum_tx__finish64(csum_partial_small64(p + start, len - start));
-		if (check == 0)
-			check = 0xffff;
+		check = csum_tx__l4_check(csum_partial_small64(p + start, len - start));
 		memcpy(p + start + w->csum_offset, &check, 2);
 		return true;
 	}
