@@ -3,97 +3,26 @@
 #define HWCSUM_TEST_MBUF_BUILD_H
 
 /*
- * Segmented mbufs built by hand, without EAL: every segment's data is its
- * own heap block of exactly data_len bytes (after a small headroom), so
- * under ASan any read or write past a segment is caught where it happens.
+ * Chains cut at random places for the tests/csum suites; the chain itself
+ * is tests/lib/mbuf_chain.h's.
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include <rte_mbuf.h>
-
-#define TEST_HEADROOM 16
-#define TEST_MAX_SEGS 64
-
-struct test_chain {
-	struct rte_mbuf seg[TEST_MAX_SEGS];
-	unsigned int n;
-};
-
-/*
- * Build a chain holding pkt[0..len) cut at the given segment lengths
- * (n_cuts lengths; the last segment takes what is left). Returns the head.
- */
-static inline struct rte_mbuf *
-test_chain_build(struct test_chain *c, const uint8_t *pkt, uint32_t len,
-		 const uint32_t *cuts, unsigned int n_cuts)
-{
-	uint32_t done = 0;
-	unsigned int i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < TEST_MAX_SEGS && (i == 0 || done < len); i++) {
-		struct rte_mbuf *s = &c->seg[i];
-		uint32_t n = len - done;
-		uint8_t *data;
-
-		if (i < n_cuts && cuts[i] < n && i + 1 < TEST_MAX_SEGS)
-			n = cuts[i];
-		data = malloc(TEST_HEADROOM + n + 1); /* +1: malloc(0) may be NULL */
-		if (data == NULL)
-			abort();
-		memcpy(data + TEST_HEADROOM, pkt + done, n);
-		s->buf_addr = data;
-		s->buf_len = (uint16_t)(TEST_HEADROOM + n);
-		s->data_off = TEST_HEADROOM;
-		s->data_len = (uint16_t)n;
-		s->nb_segs = 1;
-		rte_mbuf_refcnt_set(s, 1);
-		if (i > 0)
-			c->seg[i - 1].next = s;
-		done += n;
-	}
-	c->n = i;
-	c->seg[0].nb_segs = (uint16_t)c->n;
-	c->seg[0].pkt_len = len;
-	return &c->seg[0];
-}
+#include "../lib/mbuf_chain.h"
 
 /* Random cuts: none, a few, or many tiny (odd) ones. */
 static inline struct rte_mbuf *
 test_chain_build_random(struct test_chain *c, const uint8_t *pkt, uint32_t len,
 			uint64_t (*rnd)(void))
 {
-	uint32_t cuts[TEST_MAX_SEGS];
+	uint32_t cuts[TEST_CHAIN_MAX_SEGS];
 	unsigned int n = 0, i, style = (unsigned int)(rnd() % 4);
 
 	if (style == 1)
 		n = 1 + (unsigned int)(rnd() % 4);
 	else if (style >= 2)
-		n = 1 + (unsigned int)(rnd() % (TEST_MAX_SEGS - 1));
+		n = 1 + (unsigned int)(rnd() % (TEST_CHAIN_MAX_SEGS - 1));
 	for (i = 0; i < n; i++)
 		cuts[i] = style == 3 ? (uint32_t)(rnd() % 4) : (uint32_t)(rnd() % (len / 2 + 2));
 	return test_chain_build(c, pkt, len, cuts, n);
-}
-
-/* Copy the chain's bytes back out (to compare with what was written). */
-static inline void
-test_chain_flatten(const struct rte_mbuf *m, uint8_t *out)
-{
-	for (; m != NULL; m = m->next) {
-		memcpy(out, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
-		out += m->data_len;
-	}
-}
-
-static inline void
-test_chain_free(struct test_chain *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->n; i++)
-		free(c->seg[i].buf_addr);
-	c->n = 0;
 }
 
 #endif

@@ -87,21 +87,10 @@ struct tmpl {
 static void
 tmpl_from_input(struct fz_in *in, struct tmpl *t)
 {
-	static const uint16_t ports[FZ_TUN__COUNT] = { 0, 4789, 6081, 4790, 6080 };
 	uint8_t a = fz_u8(in), b = fz_u8(in);
 
 	memset(t, 0, sizeof(*t));
-	t->o.vlans = a % 3;
-	t->o.v6 = a >> 2 & 1;
-	t->o.ip_opt = (a >> 3) % 3;
-	t->o.tun = (a >> 5) % FZ_TUN__COUNT;
-	t->o.tun_opt = b % 4;
-	t->o.inner_eth = b >> 2 & 1;
-	t->o.inner_v6 = b >> 3 & 1;
-	t->o.inner_ip_opt = (b >> 4) % 3;
-	t->o.proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 ?
-		IPPROTO_SCTP : IPPROTO_UDP;
-	t->o.udp_dport = ports[t->o.tun];
+	fz_opts_from_bytes(&t->o, a, b, true);
 	t->req = fz_u8(in);
 	t->oddity = fz_u8(in);
 }
@@ -262,8 +251,8 @@ compare_pkt(unsigned int i, int ra, int rb, struct rte_mbuf *a,
 		diff_fail_pkt(i, "tx_offload", a, b);
 	if (memcmp(field_of(a), field_of(b), sizeof(struct rte_pmd_hwcsum_csum)))
 		diff_fail_pkt(i, "dynfield", a, b);
-	fz_chain_flatten(a, flat_a);
-	fz_chain_flatten(b, flat_b);
+	test_chain_flatten(a, flat_a);
+	test_chain_flatten(b, flat_b);
 	if (memcmp(flat_a, flat_b, len) != 0) {
 		uint32_t k;
 
@@ -380,7 +369,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hwcsum_private priv;
 	struct hwcsum_txq_stats st_a, st_b, st_c;
 	struct tmpl t[TMPL_MAX];
-	struct fz_chain *ca, *cb, *cc;
+	struct test_chain *ca, *cb, *cc;
 	struct rte_mbuf *ma[BURST_MAX], *mb[BURST_MAX], *mc[BURST_MAX];
 	uint32_t len[BURST_MAX];
 	int ra[BURST_MAX], rb, rc;
@@ -409,9 +398,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			k = (k + 1) % nt;
 		len[i] = pkt_from_tmpl(&in, &t[k], &h);
 		n_cuts = pick >> 2 & 1 ? fz_cuts(&in, len[i], cuts) : 0;
-		ma[i] = fz_chain_build(&ca[i], pkt, len[i], cuts, n_cuts);
-		mb[i] = fz_chain_build(&cb[i], pkt, len[i], cuts, n_cuts);
-		mc[i] = fz_chain_build(&cc[i], pkt, len[i], cuts, n_cuts);
+		ma[i] = test_chain_build(&ca[i], pkt, len[i], cuts, n_cuts);
+		mb[i] = test_chain_build(&cb[i], pkt, len[i], cuts, n_cuts);
+		mc[i] = test_chain_build(&cc[i], pkt, len[i], cuts, n_cuts);
 		copy_meta(ma[i], &h);
 		copy_meta(mb[i], &h);
 		copy_meta(mc[i], &h);
@@ -447,9 +436,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < HWCSUM_TX__COUNT; i++)
 		diff_stats.q.c[i] += st_b.c[i];
 	for (i = 0; i < n; i++) {
-		fz_chain_free(&ca[i]);
-		fz_chain_free(&cb[i]);
-		fz_chain_free(&cc[i]);
+		test_chain_free(&ca[i]);
+		test_chain_free(&cb[i]);
+		test_chain_free(&cc[i]);
 	}
 	free(ca);
 	free(cb);

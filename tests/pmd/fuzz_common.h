@@ -29,6 +29,8 @@
 
 #include "csum_proto.h"
 
+#include "../lib/mbuf_chain.h"
+
 /* ---------------------------------------------------------- the input */
 
 struct fz_in {
@@ -118,54 +120,10 @@ fuzz_fail(const char *target, const char *fmt, ...)
 	abort();
 }
 
-/* ---------------------------------------------------------- the chain */
+/* ------------------------------------------- the chain's cuts (mbuf_chain.h) */
 
+/* The most segments an input asks for (part of how inputs decode). */
 #define FZ_MAX_SEGS 40
-
-struct fz_chain {
-	struct rte_mbuf seg[FZ_MAX_SEGS];
-	unsigned int n;
-};
-
-/*
- * pkt[0..len) cut into segments of the given lengths (the last takes the
- * rest; a cut may be 0: empty segments are legal in a chain).
- */
-static inline struct rte_mbuf *
-fz_chain_build(struct fz_chain *c, const uint8_t *pkt, uint32_t len,
-	       const uint32_t *cuts, unsigned int n_cuts)
-{
-	uint32_t done = 0;
-	unsigned int i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < FZ_MAX_SEGS && (i == 0 || done < len ||
-					 (i < n_cuts && cuts[i] == 0)); i++) {
-		struct rte_mbuf *s = &c->seg[i];
-		uint32_t n = len - done;
-		uint8_t *data;
-
-		if (i < n_cuts && cuts[i] < n && i + 1 < FZ_MAX_SEGS)
-			n = cuts[i];
-		data = malloc(n ? n : 1);
-		if (data == NULL)
-			abort();
-		memcpy(data, pkt + done, n);
-		s->buf_addr = data;
-		s->buf_len = (uint16_t)n;
-		s->data_off = 0;
-		s->data_len = (uint16_t)n;
-		s->nb_segs = 1;
-		rte_mbuf_refcnt_set(s, 1);
-		if (i > 0)
-			c->seg[i - 1].next = s;
-		done += n;
-	}
-	c->n = i;
-	c->seg[0].nb_segs = (uint16_t)c->n;
-	c->seg[0].pkt_len = len;
-	return &c->seg[0];
-}
 
 /* Cuts from the input: none, a few, or many tiny (odd, empty) ones. */
 static inline unsigned int
@@ -190,25 +148,6 @@ fz_cuts(struct fz_in *in, uint32_t len, uint32_t *cuts)
 		cuts[i] = (style & 3) == 3 ? b % 4 : (b * (len / 2 + 2)) / 256;
 	}
 	return n;
-}
-
-static inline void
-fz_chain_flatten(const struct rte_mbuf *m, uint8_t *out)
-{
-	for (; m != NULL; m = m->next) {
-		memcpy(out, rte_pktmbuf_mtod(m, const uint8_t *), m->data_len);
-		out += m->data_len;
-	}
-}
-
-static inline void
-fz_chain_free(struct fz_chain *c)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->n; i++)
-		free(c->seg[i].buf_addr);
-	c->n = 0;
 }
 
 /* ---------------------------------------------------------- references */
@@ -347,6 +286,31 @@ struct fz_pkt_opts {
 	uint32_t payload;
 	uint32_t trailer;	/* bytes after the IP datagram (Ethernet padding) */
 };
+
+/*
+ * The shape two input bytes choose: a the outer part (tags, IP version and
+ * options, tunnel), b the inner one; b's top value is SCTP where sctp is
+ * true, UDP otherwise. The tunnel's port is its IANA one; payload and
+ * trailer are the caller's.
+ */
+static inline void
+fz_opts_from_bytes(struct fz_pkt_opts *o, uint8_t a, uint8_t b, bool sctp)
+{
+	static const uint16_t iana_port[FZ_TUN__COUNT] = { 0, 4789, 6081, 4790, 6080 };
+
+	memset(o, 0, sizeof(*o));
+	o->vlans = a % 3;
+	o->v6 = a >> 2 & 1;
+	o->ip_opt = (a >> 3) % 3;
+	o->tun = (a >> 5) % FZ_TUN__COUNT;
+	o->tun_opt = b % 4;
+	o->inner_eth = b >> 2 & 1;
+	o->inner_v6 = b >> 3 & 1;
+	o->inner_ip_opt = (b >> 4) % 3;
+	o->proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 && sctp ?
+		IPPROTO_SCTP : IPPROTO_UDP;
+	o->udp_dport = iana_port[o->tun];
+}
 
 /* Where everything is. Offsets from the first byte. */
 struct fz_pkt {

@@ -398,24 +398,12 @@ static void
 structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 		 enum wrong *w, bool *outer_zero)
 {
-	static const uint16_t ports[FZ_TUN__COUNT] = { 0, 4789, 6081, 4790, 6080 };
 	uint8_t a = fz_u8(in), b = fz_u8(in), c = fz_u8(in);
 	uint16_t pl = fz_u16(in);
 
-	memset(o, 0, sizeof(*o));
-	o->vlans = a % 3;
-	o->v6 = a >> 2 & 1;
-	o->ip_opt = (a >> 3) % 3;
-	o->tun = (a >> 5) % FZ_TUN__COUNT;
-	o->tun_opt = b % 4;
-	o->inner_eth = b >> 2 & 1;
-	o->inner_v6 = b >> 3 & 1;
-	o->inner_ip_opt = (b >> 4) % 3;
-	o->proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 && (c & 1) ?
-		IPPROTO_SCTP : IPPROTO_UDP;
-	o->udp_dport = c & 0x80 ? 8472 : ports[o->tun];
-	if (o->tun != FZ_TUN_VXLAN)
-		o->udp_dport = ports[o->tun];
+	fz_opts_from_bytes(o, a, b, c & 1);
+	if (o->tun == FZ_TUN_VXLAN && (c & 0x80))
+		o->udp_dport = 8472;	/* the VXLAN port Linux uses by default */
 	o->payload = pl % (c & 2 ? 64 : 1500);
 	o->trailer = c & 4 ? (c >> 3) % 8 : 0;
 	*w = (c >> 3) % 8 < W__COUNT ? (c >> 3) % 8 : W_NONE;
@@ -503,7 +491,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_in in = { data, size };
 	struct hwcsum_private *priv;
-	struct fz_chain *c;
+	struct test_chain *c;
 	struct fz_pkt_opts o;
 	struct fz_pkt l;
 	struct ref_view v;
@@ -557,8 +545,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n_cuts++;
 		}
 	}
-	m = fz_chain_build(c, pkt, len, cuts, n_cuts);
-	fz_chain_flatten(m, flat);
+	m = test_chain_build(c, pkt, len, cuts, n_cuts);
+	test_chain_flatten(m, flat);
 	ref_parse(flat, len, priv, &v);
 	switch (subm & 3) {
 	case 0:
@@ -603,7 +591,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * tunnel's outer UDP header, whose checksum hwcsum then makes right.
 	 * The checks below judge the bytes as they left.
 	 */
-	fz_chain_flatten(m, flat + 65536 - len);
+	test_chain_flatten(m, flat + 65536 - len);
 	if (memcmp(flat, flat + 65536 - len, len) != 0) {
 		const uint8_t *out = flat + 65536 - len;
 		uint32_t field = v.outer.l4 + 6, i;
@@ -675,7 +663,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !(m->packet_type & RTE_PTYPE_TUNNEL_MASK))
 			fuzz_fail(TARGET, "tunnel type not in ptype %#x", m->packet_type);
 	}
-	fz_chain_free(c);
+	test_chain_free(c);
 	free(c);
 	free(priv);
 	return 0;

@@ -270,20 +270,8 @@ structured_build(struct fz_in *in, struct fz_pkt_opts *o, struct fz_pkt *l,
 {
 	uint8_t a = fz_u8(in), b = fz_u8(in), c = fz_u8(in), d = fz_u8(in);
 	uint16_t pl = fz_u16(in);
-	static const uint16_t ports[FZ_TUN__COUNT] = { 0, 4789, 6081, 4790, 6080 };
 
-	memset(o, 0, sizeof(*o));
-	o->vlans = a % 3;
-	o->v6 = a >> 2 & 1;
-	o->ip_opt = (a >> 3) % 3;
-	o->tun = (a >> 5) % FZ_TUN__COUNT;
-	o->tun_opt = b % 4;
-	o->inner_eth = b >> 2 & 1;
-	o->inner_v6 = b >> 3 & 1;
-	o->inner_ip_opt = (b >> 4) % 3;
-	o->proto = (b >> 6) == 0 ? IPPROTO_TCP : (b >> 6) == 3 && (c & 1) ?
-		IPPROTO_SCTP : IPPROTO_UDP;
-	o->udp_dport = ports[o->tun];
+	fz_opts_from_bytes(o, a, b, c & 1);
 	o->payload = pl % (c & 2 ? 64 : 1500);
 	fz_bytes(in, rnd, sizeof(rnd));
 	fz_pkt_build(pkt, o, rnd, l);
@@ -459,7 +447,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hwcsum_private priv;
 	struct hwcsum_txq_stats *st = &fuzz_tx_stats.q;
 	struct rte_mbuf tmpl, *m;
-	struct fz_chain *c;
+	struct test_chain *c;
 	struct fz_pkt_opts o;
 	struct fz_pkt l;
 	struct sreq r = { 0 };
@@ -491,7 +479,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			len = corrupt(&in, how, &tmpl, len);
 		}
 		n_cuts = fz_cuts(&in, len, cuts);
-		m = fz_chain_build(c, pkt, len, cuts, n_cuts);
+		m = test_chain_build(c, pkt, len, cuts, n_cuts);
 	} else {
 		uint64_t f1 = fz_u64(&in), f2 = fz_u64(&in);
 		uint8_t lies = fz_u8(&in);
@@ -511,7 +499,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(pkt, in.p, len);
 		if (mode & 4)
 			field_of(&tmpl)->start %= len + 4;
-		m = fz_chain_build(c, pkt, len, cuts, n_cuts);
+		m = test_chain_build(c, pkt, len, cuts, n_cuts);
 		/* Sometimes pkt_len lies about the chain (longer: a short chain). */
 		if ((lies & 0xf) == 0xf)
 			lie = 1 + (lies >> 4);
@@ -527,7 +515,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	overlap = self_overlapping(m);
 	flags_in = m->ol_flags;
 	has_req = (flags_in & hwcsum_tx_request_mask(&priv)) != 0;
-	fz_chain_flatten(m, before);
+	test_chain_flatten(m, before);
 
 	ctx_add(&priv, m, structured ? &l : NULL, "in");
 	ret = hwcsum_tx_one(&priv, m, st);
@@ -553,7 +541,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	if (!has_req) {
-		fz_chain_flatten(m, after);
+		test_chain_flatten(m, after);
 		if (m->ol_flags != flags_in || memcmp(before, after, m->pkt_len - lie) != 0)
 			fuzz_fail(TARGET, "a packet without a request was changed");
 		goto out;
@@ -564,7 +552,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail(TARGET, "%u segments accepted for a sub-port taking %u",
 			  m->nb_segs, priv.sub.max_segs);
 	check_handed_down(&priv, m, flags_in, before);
-	fz_chain_flatten(m, after);
+	test_chain_flatten(m, after);
 	w1 = hw_work_of(m);
 	ctx_add(&priv, m, NULL, "out");
 
@@ -577,7 +565,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret != 0)
 		fuzz_fail(TARGET, "retry of a resolved packet returned %d", ret);
 	fuzz_tx_stats.retried++;
-	fz_chain_flatten(m, again);
+	test_chain_flatten(m, again);
 	memcpy(again_wire, again, chain_len);
 	hw_simulate(m, again_wire);
 	/*
@@ -605,7 +593,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_tx_stats.verified++;
 	}
 out:
-	fz_chain_free(c);
+	test_chain_free(c);
 	free(c);
 	return 0;
 }

@@ -193,7 +193,7 @@ expect_refused(const char *what, struct rte_mbuf *bad, int err)
 	for (i = 0; i < got; i++) {
 		uint8_t flat[2048];
 
-		fz_chain_flatten(sent[i], flat);
+		test_chain_flatten(sent[i], flat);
 		CHECK(sent[i]->pkt_len == l.len &&
 		      ref_l4_ok(flat, l.l3, l.l4, l.l3_end, l.proto),
 		      "%s: a good packet next to the bad one went out wrong", what);
@@ -221,7 +221,7 @@ expect_sent_ok(const char *what, struct rte_mbuf *m, const struct fz_pkt *l)
 	got = take_sent(sent, 4);
 	CHECK(got == 1, "%s: %u packets reached the sub-port", what, got);
 	if (got == 1) {
-		fz_chain_flatten(sent[0], flat);
+		test_chain_flatten(sent[0], flat);
 		CHECK(ref_l4_ok(flat, l->l3, l->l4, l->l3_end, l->proto),
 		      "%s: L4 checksum wrong on the wire", what);
 		if (ip)
@@ -382,7 +382,7 @@ rx_case(const char *what, uint32_t len, const uint32_t *cuts, unsigned int n_cut
 		uint16_t start, sum;
 
 		rte_pmd_hwcsum_rx_complete(&dyn, m, &start, &sum);
-		fz_chain_flatten(m, flat);
+		test_chain_flatten(m, flat);
 		CHECK(start <= m->pkt_len &&
 		      ref_same(sum, ref_fold(ref_sum(flat + start, m->pkt_len - start))),
 		      "%s: COMPLETE sum wrong", what);

@@ -211,13 +211,13 @@ static void
 usual_count(const struct hwcsum_private *priv, uint64_t flags, uint32_t ptype,
 	    uint64_t lens, uint32_t len)
 {
-	struct fz_chain *c = malloc(sizeof(*c));
+	struct test_chain *c = malloc(sizeof(*c));
 	struct hwcsum_rxq_stats st;
 	struct rte_mbuf *m;
 
 	if (c == NULL)
 		abort();
-	m = fz_chain_build(c, pkt, len, NULL, 0);
+	m = test_chain_build(c, pkt, len, NULL, 0);
 	mbuf_prime(m, flags, ptype, lens);
 	memset(&st, 0, sizeof(st));
 	if (hwcsum_rx_usual(priv, m, flags & HWCSUM_RX_CKSUM_FLAGS, &st)) {
@@ -230,14 +230,14 @@ usual_count(const struct hwcsum_private *priv, uint64_t flags, uint32_t ptype,
 		counts.usual_geneve += (m->packet_type & RTE_PTYPE_TUNNEL_MASK) ==
 			RTE_PTYPE_TUNNEL_GENEVE;
 	}
-	fz_chain_free(c);
+	test_chain_free(c);
 	free(c);
 }
 
 static void
 one_case(struct hwcsum_private *priv, unsigned long iter)
 {
-	struct fz_chain *one = malloc(sizeof(*one)), *two = malloc(sizeof(*two));
+	struct test_chain *one = malloc(sizeof(*one)), *two = malloc(sizeof(*two));
 	struct hwcsum_rxq_stats sa, sb;
 	uint32_t len = make_packet(), cut[2];
 	unsigned int n_cuts;
@@ -263,8 +263,8 @@ one_case(struct hwcsum_private *priv, unsigned long iter)
 		cut[1] = 0;
 		n_cuts = 2;
 	}
-	a = fz_chain_build(one, pkt, len, NULL, 0);
-	b = fz_chain_build(two, pkt, len, cut, n_cuts);
+	a = test_chain_build(one, pkt, len, NULL, 0);
+	b = test_chain_build(two, pkt, len, cut, n_cuts);
 	if (b->nb_segs < 2)
 		abort();
 	fz_cur_data = pkt;	/* saved by fuzz_fail() as the reproducer */
@@ -305,8 +305,8 @@ one_case(struct hwcsum_private *priv, unsigned long iter)
 					  hwcsum_rx_counter_names[i], sa.c[i], sb.c[i]);
 		fuzz_fail("rx_onepass", "tunnel counters differ");
 	}
-	fz_chain_flatten(a, out_a);
-	fz_chain_flatten(b, out_b);
+	test_chain_flatten(a, out_a);
+	test_chain_flatten(b, out_b);
 	if (memcmp(out_a, out_b, len) != 0)
 		fuzz_fail("rx_onepass", "packet bytes differ after receive");
 
@@ -324,8 +324,8 @@ one_case(struct hwcsum_private *priv, unsigned long iter)
 	counts.unknown += sa.c[HWCSUM_RX_UNKNOWN] != 0;
 	counts.sub += sa.c[HWCSUM_RX_VERDICT_SUB] != 0;
 	counts.resolved += sa.c[HWCSUM_RX_OUTER_L4_RESOLVED] != 0;
-	fz_chain_free(one);
-	fz_chain_free(two);
+	test_chain_free(one);
+	test_chain_free(two);
 	free(one);
 	free(two);
 }
