@@ -9,7 +9,7 @@ usage: /usr/bin/python3 app/hwcsum-bench/plot_csum.py build/bench/csum.json [out
 """
 import sys
 
-from plot_common import load, plt
+from plot_common import plt, run
 
 
 def panel(ax, data, mode, sizes, key, scale, ratio_key, skip):
@@ -41,11 +41,7 @@ def panel(ax, data, mode, sizes, key, scale, ratio_key, skip):
     ax.legend(fontsize=7)
 
 
-def main(argv):
-    got = load(argv, __doc__)
-    if got is None:
-        return 2
-    data, dst = got
+def plot(data):
     results = data["results"]
     modes = sorted({r["mode"] for r in results}, key=lambda m: m != "cache")
     sizes = sorted({r["size"] for r in results})
@@ -76,11 +72,8 @@ def main(argv):
     if cycles:
         note += f'; TSC = reference cycles at {data["tsc_hz"] / 1e9:.2f} GHz'
     fig.suptitle(note, fontsize=8)
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
-    print(f"plot: {dst}")
-    return 0
+    return fig
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run(sys.argv, __doc__, {"csum": plot, "crc32c": plot}))

@@ -7,14 +7,10 @@ usage: /usr/bin/python3 app/hwcsum-bench/plot_flow.py build/bench/flow.json [out
 """
 import sys
 
-from plot_common import load, plt
+from plot_common import plt, run
 
 
-def main(argv):
-    got = load(argv, __doc__)
-    if got is None:
-        return 2
-    doc, dst = got
+def plot(doc):
     cases = doc["cases"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     groups = []
@@ -37,10 +33,8 @@ def main(argv):
     ax.set_ylabel("ns per packet (lower is better)")
     ax.set_title("rte_flow on net_hwcsum: classification cost (linear/table at 4096)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
-    return 0
+    return fig
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run(sys.argv, __doc__, {"flow": plot}))

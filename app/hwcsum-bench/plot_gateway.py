@@ -7,7 +7,7 @@ usage: /usr/bin/python3 app/hwcsum-bench/plot_gateway.py build/bench/gateway.jso
 """
 import sys
 
-from plot_common import load, plt
+from plot_common import plt, run
 
 
 def tick_label(c):
@@ -16,7 +16,7 @@ def tick_label(c):
     return "%d B inner\n(%d B frame)" % (c["size"], c["outer_frame_len"])
 
 
-def plot(doc, dst):
+def plot(doc):
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
     for ax, direction, title in (
             (axes[0], "encap", "Encapsulation (inner -> underlay) vs testpmd csum sw"),
@@ -45,21 +45,9 @@ def plot(doc, dst):
                  "same run)%s" % (m.get("cpu", "?"), m.get("cpus", "?"),
                                   "" if doc.get("output_right") else " - OUTPUT NOT VERIFIED"),
                  fontsize=10)
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
+    return fig
 
-
-def main(argv):
-    got = load(argv, __doc__)
-    if got is None:
-        return 2
-    doc, dst = got
-    if doc.get("bench") != "gateway":
-        print("plot_gateway: %s: not a gateway benchmark" % argv[1], file=sys.stderr)
-        return 2
-    plot(doc, dst)
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run(sys.argv, __doc__, {"gateway": plot}))

@@ -6,16 +6,12 @@ usage: /usr/bin/python3 app/hwcsum-bench/plot_lookup.py build/bench/lookup.json 
 """
 import sys
 
-from plot_common import load, plt
+from plot_common import plt, run
 
 CONTENDERS = ["lock-free", "mutex", "rwlock"]
 
 
-def main(argv):
-    got = load(argv, __doc__)
-    if got is None:
-        return 2
-    doc, dst = got
+def plot(doc):
     cases = doc["cases"]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     width = 0.8 / len(CONTENDERS)
@@ -33,10 +29,8 @@ def main(argv):
     ax.set_ylabel("ns per lookup (lower is better)")
     ax.set_title("UDP port -> tunnel type lookup (ratio vs lock-free above bars)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
-    return 0
+    return fig
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run(sys.argv, __doc__, {"lookup": plot}))

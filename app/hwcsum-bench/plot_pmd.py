@@ -10,7 +10,7 @@ usage: /usr/bin/python3 app/hwcsum-bench/plot_pmd.py build/bench/pmd.json [out.p
 """
 import sys
 
-from plot_common import load, plt
+from plot_common import plt, run
 
 
 def is_imix(case):
@@ -55,7 +55,7 @@ def bars(ax, cases, names, value, ylabel, title, ratio_of=None, err=None):
     ax.legend(fontsize=8)
 
 
-def plot_pmd(doc, dst):
+def plot_pmd(doc):
     cases = ordered(doc["cases"])
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
 
@@ -86,11 +86,10 @@ def plot_pmd(doc, dst):
                  % (m.get("cpu", "?"), m.get("cpus", "?"),
                     "" if doc.get("checksums_right") else " - CHECKSUMS NOT VERIFIED"),
                  fontsize=10)
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
+    return fig
 
 
-def plot_rxverify(doc, dst):
+def plot_rxverify(doc):
     cases = ordered(doc["cases"])
     names = [n for n in ("complete", "rte_verify", "hwcsum_rx_one")
              if all(n in c for c in cases)]
@@ -111,25 +110,9 @@ def plot_rxverify(doc, dst):
     bars(ax, cases, names, best, "ns per packet (best round; lower is better)",
          "RX verify VXLAN/IPv4/UDP, outer + inner (%s); ratio = rte_verify / this"
          % doc.get("impl", "?"), ratios, spread)
-    fig.tight_layout()
-    fig.savefig(dst, dpi=110)
+    return fig
 
-
-def main(argv):
-    got = load(argv, __doc__)
-    if got is None:
-        return 2
-    doc, dst = got
-    kind = doc.get("bench")
-    if kind == "pmd":
-        plot_pmd(doc, dst)
-    elif kind == "rxverify":
-        plot_rxverify(doc, dst)
-    else:
-        print("plot_pmd: %s: unknown bench %r" % (argv[1], kind), file=sys.stderr)
-        return 2
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run(sys.argv, __doc__, {"pmd": plot_pmd, "rxverify": plot_rxverify}))
