@@ -233,17 +233,18 @@ def check_testpmd(args, pcaps, workdir):
         out = os.path.join(workdir, "check-testpmd-%s.pcap" % size)
         if os.path.exists(out):
             os.unlink(out)
-        tp = bpr.Testpmd(args.testpmd, "gwb-tpchk-%d" % os.getpid(),
-                         ["--vdev", "net_pcap_in,rx_pcap=" + p["vxlan-bad"],
-                          "--vdev", "net_pcap_out,tx_pcap=" + out], ["--no-flush-rx"])
+        tp = bpr.start_testpmd(args.testpmd, "gwb-tpchk-%d" % os.getpid(),
+                               ["net_pcap_in,rx_pcap=" + p["vxlan-bad"],
+                                "net_pcap_out,tx_pcap=" + out],
+                               out[:-len(".pcap")] + ".log", app_extra=["--no-flush-rx"])
         txp = tp.ports()["net_pcap_out"]
-        tp.run("set fwd csum")
-        tp.run("port stop all")
+        tp.cmd("set fwd csum")
+        tp.cmd("port stop all")
         bpr.setup_csum(tp, txp, "sw")
-        tp.run("port start all")
-        tp.run("start")
+        tp.cmd("port start all")
+        tp.cmd("start")
         time.sleep(0.5)
-        tp.run("stop")
+        tp.cmd("stop")
         tp.quit()
         n, good = bpr.tshark_verdicts(out)
         sent = len(p["inner_frames"])
@@ -257,17 +258,17 @@ def check_testpmd(args, pcaps, workdir):
 # -------------------------------------------------------------- timing
 
 def measure(args, pcaps):
-    vdevs = []
-    for size, p in pcaps.items():
-        vdevs += ["--vdev", "net_pcap_%s,rx_pcap=%s,infinite_rx=1" % (size, p["vxlan"])]
-    vdevs += ["--vdev", "net_null_bare,no-rx=1"]
-    tp = bpr.Testpmd(args.testpmd, "gwb-pmd-%d" % os.getpid(), vdevs)
+    vdevs = ["net_pcap_%s,rx_pcap=%s,infinite_rx=1" % (size, p["vxlan"])
+             for size, p in pcaps.items()]
+    vdevs.append("net_null_bare,no-rx=1")
+    tp = bpr.start_testpmd(args.testpmd, "gwb-pmd-%d" % os.getpid(), vdevs,
+                           os.path.join(args.outdir, "gateway", "testpmd.log"))
     ids = tp.ports()
     txp = ids["net_null_bare"]
-    tp.run("port stop all")
+    tp.cmd("port stop all")
     status = bpr.setup_csum(tp, txp, "sw")
-    tp.run("port start all")
-    tp.run("set fwd csum")
+    tp.cmd("port start all")
+    tp.cmd("set fwd csum")
 
     contenders = ["testpmd", "encap", "decap"]
     samples = {s: {c: [] for c in contenders} for s in pcaps}
@@ -281,13 +282,13 @@ def measure(args, pcaps):
                 order = contenders[r % 3:] + contenders[:r % 3]
                 for c in order:
                     if c == "testpmd":
-                        tp.run("set portlist %d,%d" % (ids["net_pcap_%s" % size], txp))
-                        tp.run("start")
+                        tp.cmd("set portlist %d,%d" % (ids["net_pcap_%s" % size], txp))
+                        tp.cmd("start")
                         time.sleep(args.warmup)
-                        tp.run("show port stats %d" % txp)
+                        tp.cmd("show port stats %d" % txp)
                         time.sleep(args.interval)
-                        mpps = bpr.tx_pps(tp.run("show port stats %d" % txp)) / 1e6
-                        tp.run("stop")
+                        mpps = bpr.tx_pps(tp.cmd("show port stats %d" % txp)) / 1e6
+                        tp.cmd("stop")
                     else:
                         src = p["inner"] if c == "encap" else p["vxlan"]
                         mpps, dropped, _ = gateway_sample(args, c, src)

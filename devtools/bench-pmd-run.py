@@ -34,21 +34,20 @@ usage: bench-pmd-run.py --pmd-so SO --outdir DIR [--json PATH] [--rounds N]
 import argparse
 import os
 import re
-import select
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
 import pcap_csum  # noqa: E402
 import bench_common  # noqa: E402
+import testpmd  # noqa: E402
 from bench_common import write_json  # noqa: E402,F401 (bench-gateway-run.py uses it)
 
 OUTER_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 N_FLOWS = 16
-EAL = ["--no-huge", "-m", "256", "--no-pci", "-l", "0-1"]
+EAL = testpmd.EAL_HOST
 APP = ["-i", "--total-num-mbufs=8192", "--nb-cores=1", "--rxd=512", "--txd=512"]
 CSUM_KINDS = ["ip", "udp", "outer-ip", "outer-udp"]
 
@@ -141,74 +140,17 @@ def make_pcaps(outdir, sizes):
 
 # ------------------------------------------------------------- testpmd
 
-class Testpmd:
-    """One interactive testpmd; run() sends a command, returns its output."""
+def start_testpmd(binary, prefix, vdevs, log, pmd=None, app_extra=()):
+    """One interactive testpmd (tests/lib/testpmd.py) with the benchmarks'
+    EAL and application arguments, its output in log, at its first prompt."""
+    tp = testpmd.Testpmd([binary] + testpmd.eal_args(prefix, pmd, vdevs) + ["--"] +
+                         APP + list(app_extra), log)
+    tp.wait_prompt()
+    return tp
 
-    def __init__(self, testpmd, prefix, eal_extra, app_extra=()):
-        cmd = ["stdbuf", "-oL", "-eL", testpmd] + EAL + ["--file-prefix", prefix] + \
-            list(eal_extra) + ["--"] + APP + list(app_extra)
-        self.cmd = cmd
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT)
-        self.buf = b""
-        self.prompts = 0
-        self.log = []
-        self._wait(1, 60)
-        self.startup = self.buf.decode(errors="replace")
 
-    def _wait(self, n, timeout):
-        t0 = time.monotonic()
-        while self.buf.count(b"testpmd> ") < n:
-            if self.p.poll() is not None and not select.select([self.p.stdout], [], [], 0)[0]:
-                raise RuntimeError("testpmd exited (%s):\n%s" %
-                                   (self.p.returncode, self.buf.decode(errors="replace")[-3000:]))
-            r, _, _ = select.select([self.p.stdout], [], [], 0.5)
-            if r:
-                d = os.read(self.p.stdout.fileno(), 65536)
-                if d:
-                    self.buf += d
-            if time.monotonic() - t0 > timeout:
-                raise RuntimeError("testpmd did not answer in %ds:\n%s" %
-                                   (timeout, self.buf.decode(errors="replace")[-3000:]))
-
-    def run(self, command, timeout=60):
-        start = len(self.buf)
-        self.p.stdin.write((command + "\n").encode())
-        self.p.stdin.flush()
-        self.prompts += 1
-        self._wait(self.prompts + 1, timeout)
-        out = self.buf[start:].decode(errors="replace")
-        self.log.append((command, out))
-        return out
-
-    def quit(self):
-        try:
-            self.p.stdin.write(b"quit\n")
-            self.p.stdin.flush()
-        except BrokenPipeError:
-            pass
-        try:
-            rest, _ = self.p.communicate(timeout=30)
-            self.buf += rest or b""
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.communicate()
-        return self.p.returncode
-
-    def ports(self):
-        """name -> port id, from `show port summary all`."""
-        out = self.run("show port summary all")
-        ids = {}
-        for line in out.splitlines():
-            m = re.match(r"^(\d+)\s+\S+\s+(\S+)\s+(\S+)", line)
-            if m:
-                ids[m.group(2)] = int(m.group(1))
-        return ids
-
-    def xstats(self, port):
-        out = self.run("show port xstats %d" % port)
-        return {m.group(1): int(m.group(2))
-                for m in re.finditer(r"^(\w+): (\d+)\s*$", out, re.M)}
+def port_xstats(tp, port):
+    return testpmd.xstats(tp.cmd("show port xstats %d" % port))
 
 
 def tx_pps(out):
@@ -220,10 +162,10 @@ def tx_pps(out):
 
 def setup_csum(tp, port, mode):
     """Tunnel parsing and all four checksums in mode; what testpmd now says."""
-    tp.run("csum parse-tunnel on %d" % port)
+    tp.cmd("csum parse-tunnel on %d" % port)
     out = ""
     for kind in CSUM_KINDS:
-        out = tp.run("csum set %s %s %d" % (kind, mode, port))
+        out = tp.cmd("csum set %s %s %d" % (kind, mode, port))
     st = csum_status(out)
     if any(st.get(kind) != mode for kind in CSUM_KINDS):
         raise RuntimeError("port %d: asked for %s checksums, testpmd has %s:\n%s"
@@ -277,29 +219,27 @@ def check_correctness(args, pcaps, workdir):
             out_pcap = os.path.join(workdir, "check-%s-%s.pcap" % (name, size_label(size)))
             if os.path.exists(out_pcap):
                 os.unlink(out_pcap)
-            vdevs = ["--vdev", "net_pcap_in,rx_pcap=" + src,
-                     "--vdev", "net_pcap_out,tx_pcap=" + out_pcap]
+            vdevs = ["net_pcap_in,rx_pcap=" + src, "net_pcap_out,tx_pcap=" + out_pcap]
             if role == "hwcsum":
-                vdevs = ["-d", args.pmd_so] + vdevs + \
-                    ["--vdev", "net_hwcsum_chk,sub=net_pcap_out,tx_engine=none"]
+                vdevs.append("net_hwcsum_chk,sub=net_pcap_out,tx_engine=none")
             elif role == "hwcsum_io":
-                vdevs = ["-d", args.pmd_so] + vdevs + \
-                    ["--vdev", "net_hwcsum_chk,sub=net_pcap_out"]
-            tp = Testpmd(args.testpmd, "hwcsum-bench-chk-%d" % os.getpid(), vdevs,
-                         ["--no-flush-rx"])
+                vdevs.append("net_hwcsum_chk,sub=net_pcap_out")
+            tp = start_testpmd(args.testpmd, "hwcsum-bench-chk-%d" % os.getpid(), vdevs,
+                               out_pcap[:-len(".pcap")] + ".log",
+                               args.pmd_so if role != "bare" else None, ["--no-flush-rx"])
             ids = tp.ports()
             txp = ids["net_pcap_out" if role == "bare" else "net_hwcsum_chk"]
             if role == "hwcsum_io":
-                tp.run("set fwd io")
+                tp.cmd("set fwd io")
             else:
-                tp.run("set fwd csum")
-                tp.run("port stop all")
+                tp.cmd("set fwd csum")
+                tp.cmd("port stop all")
                 setup_csum(tp, txp, "hw" if role == "hwcsum" else "sw")
-                tp.run("port start all")
-            tp.run("start")
+                tp.cmd("port start all")
+            tp.cmd("start")
             time.sleep(0.5)
-            tp.run("stop")
-            xs = tp.xstats(txp) if role != "bare" else {}
+            tp.cmd("stop")
+            xs = port_xstats(tp, txp) if role != "bare" else {}
             tp.quit()  # closes the pcap dumper
             n, good = tshark_verdicts(out_pcap)
             entry = {"packets": n, "all_checksums_good": good, "sent": sent}
@@ -332,25 +272,23 @@ def machine():
     return dict(bench_common.machine(), loadavg_at_start=list(os.getloadavg()))
 
 
-def measure(args, pcaps):
-    vdevs = ["-d", args.pmd_so]
-    for size, (good, _) in pcaps.items():
-        vdevs += ["--vdev", "net_pcap_%s,rx_pcap=%s,infinite_rx=1" % (size_label(size), good)]
-    vdevs += ["--vdev", "net_null_bare,no-rx=1",
-              "--vdev", "net_null_sub,no-rx=1",
-              "--vdev", "net_hwcsum_tx,sub=net_null_sub,tx_engine=none",
-              "--vdev", "net_null_sub_io,no-rx=1",
-              "--vdev", "net_hwcsum_io,sub=net_null_sub_io"]
-    tp = Testpmd(args.testpmd, "hwcsum-bench-pmd-%d" % os.getpid(), vdevs)
+def measure(args, pcaps, workdir):
+    vdevs = ["net_pcap_%s,rx_pcap=%s,infinite_rx=1" % (size_label(size), good)
+             for size, (good, _) in pcaps.items()]
+    vdevs += ["net_null_bare,no-rx=1", "net_null_sub,no-rx=1",
+              "net_hwcsum_tx,sub=net_null_sub,tx_engine=none",
+              "net_null_sub_io,no-rx=1", "net_hwcsum_io,sub=net_null_sub_io"]
+    tp = start_testpmd(args.testpmd, "hwcsum-bench-pmd-%d" % os.getpid(), vdevs,
+                       os.path.join(workdir, "testpmd.log"), args.pmd_so)
     ids = tp.ports()
     port = {"bare": ids["net_null_bare"], "hwcsum": ids["net_hwcsum_tx"],
             "hwcsum_io": ids["net_hwcsum_io"]}
     rx = {size: ids["net_pcap_%s" % size_label(size)] for size in pcaps}
-    tp.run("port stop all")
+    tp.cmd("port stop all")
     status = {"bare": setup_csum(tp, port["bare"], "sw"),
               "hwcsum": setup_csum(tp, port["hwcsum"], "hw")}
-    tp.run("port start all")
-    tp.run("clear port xstats %d" % port["hwcsum"])
+    tp.cmd("port start all")
+    tp.cmd("clear port xstats %d" % port["hwcsum"])
 
     samples = {size: {c[0]: [] for c in CONTENDERS} for size in pcaps}
     total = args.rounds * len(pcaps) * len(CONTENDERS)
@@ -364,21 +302,21 @@ def measure(args, pcaps):
             order = [c for pair in pairs for c in (pair if r % 2 == 0 else pair[::-1])]
             for name, fwd, role in order:
                 txp = port[role]
-                tp.run("set fwd %s" % fwd)
-                tp.run("set portlist %d,%d" % (rx[size], txp))
-                tp.run("start")
+                tp.cmd("set fwd %s" % fwd)
+                tp.cmd("set portlist %d,%d" % (rx[size], txp))
+                tp.cmd("start")
                 time.sleep(args.warmup)
-                tp.run("show port stats %d" % txp)	# baseline
+                tp.cmd("show port stats %d" % txp)	# baseline
                 time.sleep(args.interval)
-                mpps = tx_pps(tp.run("show port stats %d" % txp)) / 1e6
-                tp.run("stop")
+                mpps = tx_pps(tp.cmd("show port stats %d" % txp)) / 1e6
+                tp.cmd("stop")
                 samples[size][name].append(mpps)
                 k += 1
                 log("[%3d/%d %5.0fs] round %d/%d  %4s B  %-15s %6.2f Mpps" %
                     (k, total, time.monotonic() - t0, r + 1, args.rounds, size_label(size),
                      name, mpps))
-    xs = tp.xstats(port["hwcsum"])
-    xs_io = tp.xstats(port["hwcsum_io"])
+    xs = port_xstats(tp, port["hwcsum"])
+    xs_io = port_xstats(tp, port["hwcsum_io"])
     tp.quit()
     return samples, status, xs, xs_io
 
@@ -438,7 +376,7 @@ def main(argv):
         check_correctness(args, pcaps, workdir)
     log("timing: %d rounds x %d sizes x %d contenders, %.1fs warm-up + %.1fs each" %
         (args.rounds, len(sizes), len(CONTENDERS), args.warmup, args.interval))
-    samples, status, xs, xs_io = measure(args, pcaps)
+    samples, status, xs, xs_io = measure(args, pcaps, workdir)
     cases = summarize(samples)
 
     tx_pkts = xs.get("tx_good_packets", 0)

@@ -3,32 +3,65 @@
 """testpmd.py: the Python testpmd driver.
 
 Testpmd(cmd, log): one interactive dpdk-testpmd (cmd: the whole command
-line, EAL and application arguments), its output line-buffered and read
-by a thread, everything it prints kept in the log file. wait_prompt()
-returns the output up to the next prompt; cmd(c) sends a command and
-returns its output; quit() ends it. TESTPMD_PRELOAD (an ASan build's
-runtime, tests/pmd/meson.build) is given back to testpmd only.
-fwd_stats(out) reads testpmd's forward statistics blocks.
+line, EAL and application arguments; eal_args() makes the EAL part of
+this host's), its output line-buffered and read by a thread, everything
+it prints kept in the log file. wait_prompt() returns the output up to
+the next prompt; cmd(c) sends a command and returns its output (the
+command's echo first); ports() reads `show port summary all` into {name:
+port id}; telemetry(c) asks EAL's telemetry socket of the testpmd's file
+prefix; quit() ends it and returns its exit status. TESTPMD_PRELOAD (an
+ASan build's runtime, tests/pmd/meson.build) is given back to testpmd
+only; without it, testpmd keeps the LD_PRELOAD it was given, as
+tests/lib/testpmd.sh does. fwd_stats(out) and xstats(out) read testpmd's
+forward statistics blocks and `show port xstats`.
 """
+import json
 import os
 import queue
 import re
+import socket
 import subprocess
 import threading
 import time
 
 PROMPT = "testpmd> "
+# EAL on this host: no hugepages, no PCI device, two lcores.
+EAL_HOST = ["--no-huge", "-m", "256", "--no-pci", "-l", "0-1"]
+# EAL's runtime directories (root's), one per file prefix.
+RUNTIME_DIR = "/var/run/dpdk"
 STDBUF_SO = next((p for p in ("/usr/libexec/coreutils/libstdbuf.so",
                               "/usr/lib/coreutils/libstdbuf.so") if os.path.exists(p)), "")
+
+
+def eal_args(prefix, pmd=None, vdevs=()):
+    """EAL arguments of a testpmd on this host: a runtime directory of its
+    own (prefix: tests and benchmarks run side by side), the PMD by -d,
+    one --vdev per entry of vdevs."""
+    a = EAL_HOST + ["--file-prefix", prefix] + (["-d", pmd] if pmd else [])
+    for v in vdevs:
+        a += ["--vdev", v]
+    return a
+
+
+def _file_prefix(cmd):
+    for i, a in enumerate(cmd):
+        if a == "--file-prefix" and i + 1 < len(cmd):
+            return cmd[i + 1]
+        if a.startswith("--file-prefix="):
+            return a.split("=", 1)[1]
+    return "rte"
 
 
 class Testpmd:
     def __init__(self, cmd, log):
         self.log = open(log, "w")
+        self.prefix = _file_prefix(cmd)
+        self.tel = None
         # Line-buffered stdout for testpmd (what stdbuf -oL does), after any
         # runtime that must come first (ASan's, from meson.build).
         env = dict(os.environ)
-        pre = [x for x in (os.environ.get("TESTPMD_PRELOAD", ""), STDBUF_SO) if x]
+        first = os.environ.get("TESTPMD_PRELOAD") or os.environ.get("LD_PRELOAD", "")
+        pre = [x for x in (first, STDBUF_SO) if x]
         env["LD_PRELOAD"] = " ".join(pre)
         env["_STDBUF_O"] = "L"
         env["_STDBUF_E"] = "L"
@@ -82,14 +115,46 @@ class Testpmd:
             out += PROMPT + self.wait_prompt(timeout)
         return out
 
+    def ports(self, timeout=60):
+        """{name: port id} of every port testpmd has now."""
+        out = self.cmd("show port summary all", timeout)
+        n = re.search(r"^Number of available ports: (\d+)", out, re.M)
+        rows = re.findall(r"^(\d+)\s+[0-9A-Fa-f:]{17}\s+(\S+)", out, re.M)
+        if n is None or len(rows) != int(n.group(1)):
+            raise RuntimeError("testpmd: unreadable port summary:\n" + out)
+        return {name: int(port) for port, name in rows}
+
+    def telemetry(self, command):
+        """The value of a telemetry command ("/ethdev/list", "/x,arg"),
+        from the socket in this testpmd's runtime directory."""
+        if self.tel is None:
+            self.tel = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            self.tel.connect(os.path.join(RUNTIME_DIR, self.prefix, "dpdk_telemetry.v2"))
+            self.tel.recv(65536)    # the greeting: version, pid, max output
+        self.tel.send(command.encode())
+        return json.loads(self.tel.recv(1 << 20))[command.split(",")[0]]
+
     def quit(self):
+        """Its exit status; what it prints while it ends goes to the log."""
+        if self.tel is not None:
+            self.tel.close()
         try:
             self.p.stdin.write(b"quit\n")
             self.p.stdin.flush()
             self.p.wait(timeout=30)
         except Exception:           # noqa: BLE001
             self.p.kill()
+        rc = self.p.wait()
+        while True:
+            try:
+                d = self.q.get(timeout=5)
+            except queue.Empty:
+                break
+            if d is None:
+                break
+            self.log.write(d)
         self.log.close()
+        return rc
 
 
 def fwd_stats(out):
@@ -107,3 +172,9 @@ def fwd_stats(out):
                                 "bad_outer_l4": num("Bad-outer-l4csum"),
                                 "bad_outer_ip": num("Bad-outer-ipcsum")}
     return res
+
+
+def xstats(out):
+    """{name: value} from the output of `show port xstats N`."""
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^([\w-]+): (\d+)\s*$", out, re.M)}

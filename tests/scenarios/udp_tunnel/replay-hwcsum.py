@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""replay-hwcsum.py --pmd SO [--testpmd BIN] [--dump OUT] [-v] FILE...
+"""replay-hwcsum.py --pmd SO [--testpmd BIN] [--dump OUT] [--logdir DIR] [-v] FILE...
 
 Replay UDP tunnel scenario files (README.md in this directory) against
 net_hwcsum through an unmodified dpdk-testpmd, one testpmd per file:
@@ -31,21 +31,23 @@ and the file goes on. Any testpmd error the replayer did not ask for
 ("Invalid port", "udp tunneling port add error", a failed attach...) is a
 failure. --dump writes one line per check in the format of the three-way
 comparison (README.md, "Three ways"), plus `stop` and `note` lines.
+testpmd (tests/lib/testpmd.py) writes everything it prints, one log per
+session, into --logdir (default: a directory removed at the end).
 Exit 0 only if every check that ran matched its expectations.
 """
 import argparse
-import json
 import os
-import queue
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import threading
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "tests", "lib"))
+import testpmd  # noqa: E402
+
 NIC_TABLES = "4:vxlan/4:geneve+vxlan-gpe"
 TESTPMD_TYPES = ("vxlan", "geneve", "vxlan-gpe")
 ANCHOR = {"v4": 200, "v6": 201}	# net_null<N> / net_hwcsum<N>
@@ -64,94 +66,17 @@ class Stop(Exception):
     """A step testpmd cannot express: the file stops here."""
 
 
-class Testpmd:
-    """An interactive testpmd on pipes; each command is followed by
-    `show port summary all`, whose "Number of available ports" line marks
-    the end of the command's output and whose rows give the port ids."""
+def command_output(out, command):
+    """The lines testpmd printed for command: its output less the echo."""
+    lines = out.splitlines()
+    if command in lines:
+        lines.remove(command)
+    return lines
 
-    def __init__(self, testpmd, pmd, prefix, vdevs):
-        self.prefix = prefix
-        argv = ["stdbuf", "-oL", testpmd, "--no-huge", "-m", "256", "--no-pci",
-                "-l", "0-1", "--file-prefix", prefix, "-d", pmd]
-        for v in vdevs:
-            argv += ["--vdev", v]
-        argv += ["--", "-i", "--total-num-mbufs=4096"]
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True,
-                                     bufsize=1)
-        self.lines = queue.Queue()
-        self.log = []
-        threading.Thread(target=self._reader, daemon=True).start()
-        self.ports = {}
-        self.startup = self.cmd(None)
-        self.tel = None
 
-    def _reader(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def _next(self):
-        try:
-            line = self.lines.get(timeout=TIMEOUT)
-        except queue.Empty:
-            raise RuntimeError("testpmd did not answer within %d s" % TIMEOUT)
-        if line is None:
-            raise RuntimeError("testpmd exited (status %s)" % self.proc.wait())
-        self.log.append(line)
-        return line
-
-    def cmd(self, text):
-        """Run one command; its output lines (without the echo)."""
-        if text is not None:
-            self.proc.stdin.write(text + "\n")
-        self.proc.stdin.write("show port summary all\n")
-        self.proc.stdin.flush()
-        out = []
-        while True:
-            line = self._next()
-            m = re.search(r"^Number of available ports: (\d+)", line)
-            if m:
-                break
-            if not line.startswith("testpmd> "):
-                out.append(line)
-        self._next()	# the header
-        self.ports = {}
-        for _ in range(int(m.group(1))):
-            w = self._next().split()
-            self.ports[w[2]] = int(w[0])
-        return out
-
-    def telemetry(self, command):
-        if self.tel is None:
-            self.tel = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            self.tel.connect("/var/run/dpdk/%s/dpdk_telemetry.v2" % self.prefix)
-            self.tel.recv(65536)
-        self.tel.send(command.encode())
-        return json.loads(self.tel.recv(1 << 20))[command.split(",")[0]]
-
-    def quit(self):
-        if self.tel is not None:
-            self.tel.close()
-        try:
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            rc = self.proc.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = self.proc.wait()
-        while True:
-            line = self.lines.get()
-            if line is None:
-                break
-            self.log.append(line)
-        # EAL leaves its runtime directory behind; it is ours alone.
-        shutil.rmtree("/var/run/dpdk/" + self.prefix, ignore_errors=True)
-        return rc
+def log_tail(path, n):
+    with open(path, errors="replace") as f:
+        return [l for l in f.read().splitlines() if l.strip()][-n:]
 
 
 def compact(slots):
@@ -196,7 +121,7 @@ class FileReplay:
         expect: a regex the output must match (group 1 returned)."""
         if self.opts.verbose:
             print("  %s:%d: %s" % (self.path, self.line, command))
-        out = self.tp.cmd(command)
+        out = command_output(self.tp.cmd(command, TIMEOUT), command)
         bad = [l for l in out if UNEXPECTED.search(l) and not ALLOWED.match(l)]
         if bad:
             self.fail("testpmd '%s': %s" % (command, " / ".join(bad[:3])))
@@ -217,18 +142,23 @@ class FileReplay:
         for n in ANCHOR.values():
             vdevs += ["net_null%d" % n,
                       "net_hwcsum%d,sub=net_null%d,registry=shared" % (n, n)]
-        self.tp = Testpmd(self.opts.testpmd, self.opts.pmd,
-                          "hwcsum-3way-%d-%d" % (os.getpid(), FileReplay.session),
-                          vdevs)
-        bad = [l for l in self.tp.startup if UNEXPECTED.search(l)]
+        prefix = "hwcsum-3way-%d-%d" % (os.getpid(), FileReplay.session)
+        self.log = os.path.join(self.opts.logdir, "%s-%d.log" % (
+            os.path.basename(self.path), FileReplay.session))
+        self.tp = testpmd.Testpmd([self.opts.testpmd] + testpmd.eal_args(
+            prefix, self.opts.pmd, vdevs) + ["--", "-i", "--total-num-mbufs=4096"],
+            self.log)
+        startup = self.tp.wait_prompt(TIMEOUT).splitlines()
+        bad = [l for l in startup if UNEXPECTED.search(l)]
         if bad:
             self.fail("testpmd start: " + " / ".join(bad[:3]))
+        ports = self.tp.ports(TIMEOUT)
         self.anchor = {}
         for fam, n in ANCHOR.items():
-            self.anchor[fam] = self.tp.ports.get("net_hwcsum%d" % n)
+            self.anchor[fam] = ports.get("net_hwcsum%d" % n)
             if self.anchor[fam] is None:
                 raise RuntimeError("anchor net_hwcsum%d did not come up: %s" %
-                                   (n, " / ".join(self.tp.startup[-5:])))
+                                   (n, " / ".join(startup[-5:])))
         self.knobs = {}
         self.nics = {}		# id -> dict(port, name, sub, up, static)
         self.tunnels = {}	# name -> dict(fam, port, type, up)
@@ -237,8 +167,10 @@ class FileReplay:
 
     def bus_down(self):
         rc = self.tp.quit()
+        # EAL leaves its runtime directory behind; it is ours alone.
+        shutil.rmtree(os.path.join(testpmd.RUNTIME_DIR, self.tp.prefix), ignore_errors=True)
         if rc != 0:
-            self.fail("testpmd exited %d: %s" % (rc, " / ".join(self.tp.log[-5:])))
+            self.fail("testpmd exited %d: %s" % (rc, " / ".join(log_tail(self.log, 5))))
 
     # ------------------------------------------------------- commands
     def cmd_set(self, w):
@@ -293,9 +225,9 @@ class FileReplay:
             self.run_tp("port attach " + sub, r"Port \d+ is attached")
             port = self.run_tp("port attach %s,%s" % (name, self.nic_devargs(sub)),
                                r"Port (\d+) is attached")
-            if port is not None and self.tp.ports.get(name) != int(port):
-                self.fail("%s is port %s but the summary says %s" %
-                          (name, port, self.tp.ports.get(name)))
+            have = self.tp.ports(TIMEOUT).get(name) if port is not None else None
+            if port is not None and have != int(port):
+                self.fail("%s is port %s but the summary says %s" % (name, port, have))
             if port is not None:
                 self.nics[w[2]] = dict(port=int(port), name=name, sub=sub,
                                        up=False,
@@ -477,7 +409,8 @@ class FileReplay:
         print("%s: %s %d of %d checks compared%s" % (self.path, verdict,
                                                    self.checks, self.total, where))
         if self.errors and not self.opts.verbose:
-            print("  last testpmd output: " + " / ".join(self.tp.log[-8:]))
+            kept = " (%s)" % self.log if self.opts.keep_logs else ""
+            print("  last testpmd output%s: %s" % (kept, " / ".join(log_tail(self.log, 8))))
         return self.errors == 0
 
     def step(self, w):
@@ -503,6 +436,7 @@ def main():
     ap.add_argument("--pmd", required=True, help="librte_net_hwcsum.so")
     ap.add_argument("--testpmd", default="dpdk-testpmd")
     ap.add_argument("--dump", help="write the tables of every check here")
+    ap.add_argument("--logdir", help="keep testpmd's output here")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("files", nargs="+")
     opts = ap.parse_args()
@@ -511,9 +445,18 @@ def main():
                                opts.pmd], check=True, capture_output=True,
                               text=True).stdout.strip()
     dump = open(opts.dump, "w") if opts.dump else None
+    opts.keep_logs = opts.logdir is not None
+    if opts.keep_logs:
+        os.makedirs(opts.logdir, exist_ok=True)
+    else:
+        opts.logdir = tempfile.mkdtemp(prefix="hwcsum-replay-")
     ok = True
-    for path in opts.files:
-        ok &= FileReplay(path, opts, dump).run()
+    try:
+        for path in opts.files:
+            ok &= FileReplay(path, opts, dump).run()
+    finally:
+        if not opts.keep_logs:
+            shutil.rmtree(opts.logdir, ignore_errors=True)
     if dump is not None:
         dump.close()
     return 0 if ok else 1

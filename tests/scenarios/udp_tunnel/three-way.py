@@ -28,7 +28,8 @@ Options:
                        the two defaults below
   --scenario-run EXE   tests/udp_tunnel/udp_tunnel_scenario_run
   --pmd SO             drivers/net/hwcsum/librte_net_hwcsum.so
-  --outdir DIR         where the dumps and the guest's run directory go
+  --outdir DIR         where the dumps, the guest's run directory and
+                       hwcsum's testpmd logs (hwcsum-testpmd/) go
                        (default: <build>/tests/kernel/udp-tunnel-three-way)
   --kernel DIR         passed to vm-run.sh (default: kernel/build.sh output)
   --compare-only       run nothing: compare the dumps already in --outdir
@@ -218,7 +219,8 @@ def run_all(opts, files):
     print(r.stdout + r.stderr, end="", flush=True)
     say("hwcsum: replay-hwcsum.py through dpdk-testpmd")
     r = subprocess.run([sys.executable, os.path.join(HERE, "replay-hwcsum.py"),
-                        "--pmd", opts.pmd, "--dump", os.path.join(opts.outdir, DUMPS["hwcsum"])] +
+                        "--pmd", opts.pmd, "--dump", os.path.join(opts.outdir, DUMPS["hwcsum"]),
+                        "--logdir", os.path.join(opts.outdir, "hwcsum-testpmd")] +
                        files, capture_output=True, text=True)
     status["hwcsum"] = r.returncode
     print(r.stdout + r.stderr, end="", flush=True)
