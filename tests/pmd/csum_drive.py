@@ -24,7 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_capture as cc  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from testpmd import Testpmd, fwd_stats  # noqa: E402
+from testpmd import Testpmd, fwd_stats, xstats  # noqa: E402
 import csum_pkt as cp  # noqa: E402
 from scapy.all import rdpcap  # noqa: E402
 
@@ -127,12 +127,7 @@ def main():
 
     try:
         tp.wait_prompt(120)
-        out = tp.cmd("show port summary all")
-        ports = {}
-        for line in out.splitlines():
-            m = re.match(r"^(\d+)\s+([0-9A-F:]{17})\s+(\S+)", line)
-            if m:
-                ports[m.group(3)] = int(m.group(1))
+        ports = tp.ports()
         want = ("net_pcap0", "net_pcap1") if a.mode == "bare" else ("net_hwcsum0", "net_hwcsum1")
         if not all(x in ports for x in want) or len(ports) != 2:
             fails.append("show port summary all: ports %s, expected exactly %s" % (ports, want))
@@ -222,9 +217,9 @@ def main():
             sout = tp.cmd("stop", marker="Accumulated forward statistics")
             xs = {}
             for p in (rxp, txp):
-                xo = tp.cmd("show port xstats %d" % p)
-                xs[p] = {k: int(v) for k, v in re.findall(r"^([\w-]+): (\d+)$", xo, re.M)
-                         if int(v) and not re.match(r"(sub_)?(rx|tx)_(good_)?(packets|bytes)$", k)
+                xo = xstats(tp.cmd("show port xstats %d" % p))
+                xs[p] = {k: v for k, v in xo.items()
+                         if v and not re.match(r"(sub_)?(rx|tx)_(good_)?(packets|bytes)$", k)
                          and not k.startswith("sub_rx_q0") and not k.startswith("sub_tx_q0")}
             cell["xstats"] = xs
             if verbose:
