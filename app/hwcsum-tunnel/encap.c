@@ -160,8 +160,7 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 	else
 		return false;
 	/* A fragment carries no whole datagram to sum. */
-	if ((w->flags & CSUM_WALK_F_FRAGMENT) || w->l4_off + off + 2 > m->data_len ||
-	    csum_walk_ipv6_dst_off(w) + 16 > m->data_len)
+	if ((w->flags & CSUM_WALK_F_FRAGMENT) || w->l4_off + off + 2 > m->data_len)
 		return false;
 	l4_len = w->l3_end - w->l4_off;
 	if (w->ip_version == 4) {
@@ -175,7 +174,11 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 			       rte_cpu_to_be_32((uint32_t)w->l4_proto << 16 |
 						(l4_len & 0xffff)));
 	} else {
-		/* The final destination of a routing header (RFC 8200 8.1). */
+		/* The final destination of a routing header (RFC 8200 8.1),
+		 * which may lie beyond the first segment. Only here: an IPv4
+		 * frame may be shorter than an IPv6 header. */
+		if (csum_walk_ipv6_dst_off(w) + 16 > m->data_len)
+			return false;
 		sum = csum_ipv6_pseudo(p + w->l3_off + 8, p + csum_walk_ipv6_dst_off(w),
 				       l4_len, w->l4_proto, 0);
 	}
