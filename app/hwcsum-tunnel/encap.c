@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 
 #include <rte_ip.h>
-#include <rte_jhash.h>
 #include <rte_udp.h>
 
 #include <csum.h>
@@ -105,31 +104,6 @@ gw_encap_prepare(struct gw_tunnel *t)
 		t->pseudo_sum = csum_partial_small(t->hdr + t->l3_off + 8, 32, 0);
 	}
 	t->pseudo_sum = csum_add(t->pseudo_sum, rte_cpu_to_be_16(IPPROTO_UDP));
-}
-
-/*
- * Flow hash of the inner frame, as Linux's udp_flow_src_port() hashes the
- * flow: addresses, protocol and ports when known, else the MAC header.
- */
-static uint32_t
-inner_hash(const uint8_t *p, const struct csum_walk *w, bool ip_ok)
-{
-	uint32_t key[10], n;
-
-	if (!ip_ok)
-		return rte_jhash(p, RTE_ETHER_HDR_LEN, 0);
-	if (w->ip_version == 4) {
-		memcpy(key, p + w->l3_off + 12, 8);
-		n = 2;
-	} else {
-		memcpy(key, p + w->l3_off + 8, 32);
-		n = 8;
-	}
-	key[n++] = w->l4_proto;
-	if ((w->l4_proto == IPPROTO_UDP || w->l4_proto == IPPROTO_TCP) &&
-	    !(w->flags & CSUM_WALK_F_FRAGMENT))
-		memcpy(&key[n++], p + w->l4_off, 4);
-	return gw_jhash_32b(key, n);
 }
 
 /*
@@ -249,7 +223,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	 * (pmtu.c) from the frame as it came. */
 	if (unlikely(payload > max_payload))
 		return GW_DROP_TOO_BIG;
-	hash = inner_hash(p, &walk, ip_ok);
+	hash = gw_inner_hash(p, &walk, ip_ok);
 	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
 	if (gw_tunnel_carries_ip(t)) {
 		/* The VM's Ethernet padding is not part of the IP packet: the
@@ -288,8 +262,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	udp = (struct rte_udp_hdr *)(hdr + t->l4_off);
 	udp->dgram_len = rte_cpu_to_be_16(udp_len);
 	/* Linux udp_flow_src_port(): the hash scaled into the range. */
-	udp->src_port = rte_cpu_to_be_16(t->src_min +
-		(uint16_t)(((uint64_t)hash * (t->src_max - t->src_min + 1)) >> 32));
+	udp->src_port = rte_cpu_to_be_16(gw_src_port(hash, t->src_min, t->src_max));
 	if (lro_seg != 0) {
 		if (!gw_lro_tso_request(t, m, &walk, tcp_hdr_len))
 			return GW_DROP_NO_HEADROOM;
