@@ -16,7 +16,8 @@ What each side does per packet:
                  in the headroom, outer IPv4 header checksum in software,
                  outer UDP checksum asked of hwcsum as CHECKSUM_PARTIAL
                  (net_null under it: hwcsum's software path sums the whole
-                 UDP datagram), jhash source port; one pass over the data.
+                 UDP datagram), flow-hash source port (CRC32-C); one pass
+                 over the data.
   gateway decap  hwcsum RX sums the packet once (CHECKSUM_COMPLETE) and
                  classifies it through the registry; the gateway parses
                  VXLAN, verifies outer IPv4 + UDP and inner IPv4 + UDP from

@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 
 #include <rte_ip.h>
-#include <rte_jhash.h>
 #include <rte_udp.h>
 
 #include <csum.h>
@@ -108,31 +107,6 @@ gw_encap_prepare(struct gw_tunnel *t)
 }
 
 /*
- * Flow hash of the inner frame, as Linux's udp_flow_src_port() hashes the
- * flow: addresses, protocol and ports when known, else the MAC header.
- */
-static uint32_t
-inner_hash(const uint8_t *p, const struct csum_walk *w, bool ip_ok)
-{
-	uint32_t key[10], n;
-
-	if (!ip_ok)
-		return rte_jhash(p, RTE_ETHER_HDR_LEN, 0);
-	if (w->ip_version == 4) {
-		memcpy(key, p + w->l3_off + 12, 8);
-		n = 2;
-	} else {
-		memcpy(key, p + w->l3_off + 8, 32);
-		n = 8;
-	}
-	key[n++] = w->l4_proto;
-	if ((w->l4_proto == IPPROTO_UDP || w->l4_proto == IPPROTO_TCP) &&
-	    !(w->flags & CSUM_WALK_F_FRAGMENT))
-		memcpy(&key[n++], p + w->l4_off, 4);
-	return gw_jhash_32b(key, n);
-}
-
-/*
  * A frame from a VM may carry CHECKSUM_PARTIAL: what virtio's NEEDS_CSUM
  * or an AF_PACKET socket on a veth hands over is the pseudo-header seed in
  * the L4 checksum field. Recognise it by that seed. A complete checksum
@@ -160,8 +134,7 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 	else
 		return false;
 	/* A fragment carries no whole datagram to sum. */
-	if ((w->flags & CSUM_WALK_F_FRAGMENT) || w->l4_off + off + 2 > m->data_len ||
-	    csum_walk_ipv6_dst_off(w) + 16 > m->data_len)
+	if ((w->flags & CSUM_WALK_F_FRAGMENT) || w->l4_off + off + 2 > m->data_len)
 		return false;
 	l4_len = w->l3_end - w->l4_off;
 	if (w->ip_version == 4) {
@@ -175,7 +148,11 @@ inner_partial(struct rte_mbuf *m, const struct csum_walk *w, uint16_t *start,
 			       rte_cpu_to_be_32((uint32_t)w->l4_proto << 16 |
 						(l4_len & 0xffff)));
 	} else {
-		/* The final destination of a routing header (RFC 8200 8.1). */
+		/* The final destination of a routing header (RFC 8200 8.1),
+		 * which may lie beyond the first segment. Only here: an IPv4
+		 * frame may be shorter than an IPv6 header. */
+		if (csum_walk_ipv6_dst_off(w) + 16 > m->data_len)
+			return false;
 		sum = csum_ipv6_pseudo(p + w->l3_off + 8, p + csum_walk_ipv6_dst_off(w),
 				       l4_len, w->l4_proto, 0);
 	}
@@ -246,7 +223,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	 * (pmtu.c) from the frame as it came. */
 	if (unlikely(payload > max_payload))
 		return GW_DROP_TOO_BIG;
-	hash = inner_hash(p, &walk, ip_ok);
+	hash = gw_inner_hash(p, &walk, ip_ok);
 	partial = ip_ok && inner_partial(m, &walk, &in_start, &in_offset);
 	if (gw_tunnel_carries_ip(t)) {
 		/* The VM's Ethernet padding is not part of the IP packet: the
@@ -285,8 +262,7 @@ encap_one(struct gw_worker *w, const struct gw_tunnel *t, struct rte_mbuf **mp,
 	udp = (struct rte_udp_hdr *)(hdr + t->l4_off);
 	udp->dgram_len = rte_cpu_to_be_16(udp_len);
 	/* Linux udp_flow_src_port(): the hash scaled into the range. */
-	udp->src_port = rte_cpu_to_be_16(t->src_min +
-		(uint16_t)(((uint64_t)hash * (t->src_max - t->src_min + 1)) >> 32));
+	udp->src_port = rte_cpu_to_be_16(gw_src_port(hash, t->src_min, t->src_max));
 	if (lro_seg != 0) {
 		if (!gw_lro_tso_request(t, m, &walk, tcp_hdr_len))
 			return GW_DROP_NO_HEADROOM;

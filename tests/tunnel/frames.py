@@ -97,6 +97,8 @@ def inner_frames(gue):
         e / v4 / UDP(sport=7777, dport=8888) / Raw(b"partial" * 20),
         e / v6 / TCP(sport=9999, dport=22, flags="PA") / pay,
         e / v4 / TCP(sport=1234, dport=4321, flags="A") / Raw(b"odd length!"),
+        # shorter than an IPv6 header behind Ethernet (54 bytes), unpadded
+        e / v4 / UDP(sport=7779, dport=8887) / Raw(b"tiny"),
     ]
     pairs += [(seeded(Ether(bytes(f))), Ether(bytes(f))) for f in partial]
     return pairs
