@@ -111,7 +111,12 @@ tp_start() {
 	rm -f "$dir/tp-in.fifo" "$dir/tp-pause.fifo"
 	echo "$TP_SYNC" >&"$TP_IN_FD"
 	tp_wait_sync "$TP_START_LIMIT" "start-up"
-	echo "testpmd ($TP_NAME) up in $((SECONDS - t0)) s"
+	# The guest's say stamps its lines with the guest's uptime.
+	if declare -F say > /dev/null; then
+		say "testpmd ($TP_NAME) up in $((SECONDS - t0)) s"
+	else
+		echo "testpmd ($TP_NAME) up in $((SECONDS - t0)) s"
+	fi
 }
 
 tp() {
