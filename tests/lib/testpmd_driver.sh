@@ -30,7 +30,7 @@
 # bash's read, and the pause between polls is a read timing out on a FIFO
 # nobody writes. The reading position is the shell's, so tp may not run in
 # a $(...) subshell: its result comes back in variables, and a subshell
-# call fails.
+# call fails. Safe under set -eu.
 
 TP_PID=
 TP_NAME=
@@ -49,7 +49,7 @@ TP_CMD_LIMIT=${TP_CMD_LIMIT:-120}	# seconds from a command to its answer
 # (testpmd's stdout is line buffered: its own lines arrive whole too.)
 TP_SYNC=tp-sync
 TP_SYNC_RE=$'Command not found\n(.*)'
-TP_SYNC_ECHO="testpmd> $TP_SYNC"$'\n'
+TP_SYNC_ECHO="testpmd> $TP_SYNC"$'\r\n'	# cmdline echoes a line with CR LF
 
 tp_save_log() {
 	[ -n "${TP_SAVE_DIR:-}" ] && [ -n "$TP_LOG" ] && [ -f "$TP_LOG" ] &&
@@ -63,7 +63,7 @@ tp_fail() {
 	die "testpmd ($TP_NAME): $* (log: $TP_LOG)"
 }
 
-tp_pause() { read -r -t "$1" -u "$TP_PAUSE_FD" _ 2> /dev/null; }
+tp_pause() { read -r -t "$1" -u "$TP_PAUSE_FD" _ 2> /dev/null || :; }
 
 # tp_wait_sync LIMIT WHAT: consume the log up to the next sentinel's answer
 # (within LIMIT seconds) and keep what came before it in TP_OUT, without
@@ -140,6 +140,7 @@ tp_port_id() {
 	tp show port summary all
 	VAL=
 	[[ $TP_OUT =~ $re ]] && VAL=${BASH_REMATCH[2]}
+	return 0
 }
 
 tp_stop() {
@@ -156,7 +157,7 @@ tp_stop() {
 	TP_PID=
 	exec {TP_READ_FD}<&- {TP_PAUSE_FD}>&-
 	OUT=
-	IFS= read -r -d '' OUT < "$TP_LOG"
+	IFS= read -r -d '' OUT < "$TP_LOG" || :
 	tp_save_log
 	[ "$rc" = 0 ] || tp_fail "exited with status $rc"
 	[[ $OUT != *"Invalid port"* ]] || tp_fail "said 'Invalid port'"
