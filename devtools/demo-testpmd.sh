@@ -44,57 +44,59 @@ the wrong checksums that arrive (Bad-*), from one CHECKSUM_COMPLETE sum.
 =============================================================================
 INTRO
 
-# The telemetry socket is read while testpmd runs, so its commands come
-# from a script that waits for the forwarding to finish.
-mkfifo "$WORK/cmds"
-commands() {
-	cat <<-CMDS
-	show port summary all
-	port config 2 udp_tunnel_port add vxlan 4789
-	port config 3 udp_tunnel_port add vxlan 4789
-	port config 3 udp_tunnel_port add geneve 6081
-	port config 3 udp_tunnel_port add vxlan-gpe 4790
-	set fwd csum
-	port stop all
-	csum set ip hw 3
-	csum set udp hw 3
-	csum set tcp hw 3
-	csum set outer-ip hw 3
-	csum set outer-udp hw 3
-	csum parse-tunnel on 2
-	csum parse-tunnel on 3
-	port start all
-	start
-	CMDS
-	sleep 3
-	echo "stop"
-	echo "show port xstats 2"
-	echo "show port xstats 3"
-	sleep 1
-	touch "$WORK/forwarded"
-	while [ ! -e "$WORK/telemetry-done" ]; do sleep 0.2; done
-	echo "quit"
+# testpmd is driven by tests/lib/testpmd_driver.sh, command by command,
+# so the telemetry socket is read between two commands while it runs.
+# shellcheck source=tests/lib/testpmd_driver.sh
+. "$HERE/tests/lib/testpmd_driver.sh"
+die() { echo "demo: $*" >&2; exit 1; }
+TP_DIR=$WORK
+TP_WRAP=(timeout 120)
+# show: the last command and what it printed, without EAL's chatter and
+# (in xstats) the zero counters.
+show() {
+	grep -v '^EAL: \|^testpmd: \|^Warning: NUMA\|^ *$\|^TELEMETRY' <<<"$TP_OUT" |
+		awk '/NIC extended statistics/ { x = 1 } x && / 0$/ { next } { print }' || :
 }
-commands > "$WORK/cmds" &
-(
-	while [ ! -e "$WORK/forwarded" ]; do sleep 0.2; done
-	{
-		echo
-		echo "== dpdk-telemetry.py -f $PREFIX: /hwcsum/tunnels,3 (ethtool --show-tunnels layout)"
-		/usr/bin/python3 "$HERE/tests/pmd/tunnel_tel.py" "$PREFIX" /hwcsum/tunnels,3 text
-		echo "== /hwcsum/offload,3: engine"
-		/usr/bin/python3 "$HERE/tests/pmd/tunnel_tel.py" "$PREFIX" /hwcsum/offload,3 engine_source
-	} > "$WORK/telemetry.txt" 2>&1
-	touch "$WORK/telemetry-done"
-) &
-
 # shellcheck disable=SC2086
-timeout 120 stdbuf -oL dpdk-testpmd $EAL $VDEVS -- -i --no-flush-rx --enable-rx-cksum \
-	--total-num-mbufs=2048 --nb-ports=2 < "$WORK/cmds" 2>&1 |
-	grep -v '^EAL: \|^testpmd: \|^Warning: NUMA\|^ *$\|^TELEMETRY' |
-	awk '/NIC extended statistics/ { x = 1 } x && / 0$/ { next } { print }'
-wait
-cat "$WORK/telemetry.txt"
+tp_start demo $EAL $VDEVS -- -i --no-flush-rx --enable-rx-cksum --total-num-mbufs=2048 --nb-ports=2
+show
+while read -r cmd; do
+	tp "$cmd"
+	show
+done <<CMDS
+show port summary all
+port config 2 udp_tunnel_port add vxlan 4789
+port config 3 udp_tunnel_port add vxlan 4789
+port config 3 udp_tunnel_port add geneve 6081
+port config 3 udp_tunnel_port add vxlan-gpe 4790
+set fwd csum
+port stop all
+csum set ip hw 3
+csum set udp hw 3
+csum set tcp hw 3
+csum set outer-ip hw 3
+csum set outer-udp hw 3
+csum parse-tunnel on 2
+csum parse-tunnel on 3
+port start all
+start
+CMDS
+# Forward until port 3 has sent the 24 packets (10 s at most).
+for _ in $(seq 50); do
+	tp_counter 3 TX-packets
+	[ "$VAL" -ge 24 ] && break
+	sleep 0.2
+done
+for cmd in "stop" "show port xstats 2" "show port xstats 3"; do
+	tp "$cmd"
+	show
+done
+echo
+echo "== dpdk-telemetry.py -f $PREFIX: /hwcsum/tunnels,3 (ethtool --show-tunnels layout)"
+/usr/bin/python3 "$HERE/tests/pmd/tunnel_tel.py" "$PREFIX" /hwcsum/tunnels,3 text
+echo "== /hwcsum/offload,3: engine"
+/usr/bin/python3 "$HERE/tests/pmd/tunnel_tel.py" "$PREFIX" /hwcsum/offload,3 engine_source
+tp_stop
 
 echo
 echo "== tshark on what port 3 sent (ip/udp/tcp checksum validation on)"

@@ -27,22 +27,22 @@ APP_ARGS="--rxq=4 --txq=4 --no-flush-rx"
 # flow_ok "<flow command>" "<what>": testpmd must print "Flow rule #N created"
 # (or "validated"); the rule id goes to $RULE.
 flow_ok() {
-	tp_cmd "$1"
-	RULE=$(sed -n 's/^Flow rule #\([0-9]*\) created.*/\1/p' <<<"$LAST" | tail -1)
-	if grep -qE "^Flow rule #[0-9]+ created|^Flow rule validated" <<<"$LAST"; then
+	tp "$1"
+	RULE=$(sed -n 's/^Flow rule #\([0-9]*\) created.*/\1/p' <<<"$TP_OUT" | tail -1)
+	if grep -qE "^Flow rule #[0-9]+ created|^Flow rule validated" <<<"$TP_OUT"; then
 		pass "$2"
 	else
-		fail "$2: $(grep -v '^testpmd>' <<<"$LAST" | grep -v 'Number of available\|^  *[0-9]\|Port Name' | head -3)"
+		fail "$2: $(head -3 <<<"$TP_OUT")"
 	fi
 }
 
 # flow_err "<flow command>" "<message part>": refused, naming what is wrong.
 flow_err() {
-	tp_cmd "$1"
-	if grep -qE "^Flow rule #[0-9]+ created|^Flow rule validated" <<<"$LAST"; then
+	tp "$1"
+	if grep -qE "^Flow rule #[0-9]+ created|^Flow rule validated" <<<"$TP_OUT"; then
 		fail "accepted: $1"
-	elif ! grep -qF -- "$2" <<<"$LAST"; then
-		fail "'$1' refused without '$2': $(grep -i 'error\|caught' <<<"$LAST" | head -2)"
+	elif ! grep -qF -- "$2" <<<"$TP_OUT"; then
+		fail "'$1' refused without '$2': $(grep -i 'error\|caught' <<<"$TP_OUT" | head -2)"
 	else
 		pass "refused: ${2}"
 	fi
@@ -58,25 +58,27 @@ users() {
 # long before "stop" arrives.
 forward_all() {
 	local base got
-	base=$(xstat "$P" sub_rx_good_packets)
-	tp_cmd "start"
-	got=$(counter_wait $((base + N_IN)) xstat "$P" sub_rx_good_packets)
-	tp_cmd "stop"
+	xstat "$P" sub_rx_good_packets
+	base=$VAL
+	tp "start"
+	counter_wait $((base + N_IN)) xstat "$P" sub_rx_good_packets
+	got=$VAL
+	tp "stop"
 	[ $((got - base)) = "$N_IN" ] && pass "the sub-port read all $N_IN packets of in.pcap" ||
 		fail "the sub-port read $((got - base)) of the $N_IN packets in in.pcap"
 }
 
 hits() {	# hits <rule> <expected>
 	local got
-	tp_cmd "flow query $P $1 count"
-	got=$(awk '/hits:/ { print $2; exit }' <<<"$LAST")
+	tp "flow query $P $1 count"
+	got=$(awk '/hits:/ { print $2; exit }' <<<"$TP_OUT")
 	[ "$got" = "$2" ] && pass "rule $1 COUNT: $got hits" ||
 		fail "rule $1 COUNT: '$got' hits, expected $2"
 }
 
 # ------------------------------------------------ rules, traffic, verdicts
-tp_start "$(pcap_vdev) $HW_ARGS" "$APP_ARGS"
-P=$(port_of net_hwcsum0)
+tp_start rules $TP_EAL $(pcap_vdev) $HW_ARGS -- $TP_APP $APP_ARGS
+tp_port_id net_hwcsum0; P=$VAL
 [ -n "$P" ] && [ "$P" != 0 ] && pass "hwcsum is port $P" || fail "hwcsum port id '$P'"
 users "only the devarg's GUE port at start" "v4 6080 gue refcnt 1"
 
@@ -120,17 +122,17 @@ flow_ok "flow create $P ingress pattern eth / ipv6 / udp / vxlan vni is 50 / end
 users "GENEVE rules share one reference per rule" \
 	"$(printf 'v4 6080 gue refcnt 1\nv4 4789 vxlan refcnt 3\nv4 6081 geneve refcnt 2')"
 
-tp_cmd "flow list $P"
-n=$(grep -cE "^[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+i-" <<<"$LAST")
-[ "$n" = 11 ] && pass "flow list shows 11 rules" || fail "flow list shows $n rules: $LAST"
+tp "flow list $P"
+n=$(grep -cE "^[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9]+[[:space:]]+i-" <<<"$TP_OUT")
+[ "$n" = 11 ] && pass "flow list shows 11 rules" || fail "flow list shows $n rules: $TP_OUT"
 expect_tel "telemetry counts rules and masks" "11" "/hwcsum/flows,$P" n_rules
 
-tp_cmd "set fwd io"
-tp_cmd "set verbose 1"
-off=$(stat -c %s "$OUTF")
+tp "set fwd io"
+tp "set verbose 1"
+off=$(stat -c %s "$TP_LOG")
 forward_all
-tail -c +$((off + 1)) "$OUTF" >"$WORK/verbose.log"
-tp_cmd "set verbose 0"
+tail -c +$((off + 1)) "$TP_LOG" >"$WORK/verbose.log"
+tp "set verbose 0"
 $ORACLE check "$WORK" "$WORK/verbose.log" >"$WORK/oracle.txt"
 orc=$?
 cat "$WORK/oracle.txt"
@@ -144,16 +146,19 @@ hits "$R_TCP" 16
 hits "$R_TCP5" 16
 hits "$R_PASS" 16
 hits "$R_GEN" 256
-[ "$(xstat "$P" rx_flow_drop_action)" = 32 ] && pass "xstat rx_flow_drop_action 32" ||
-	fail "xstat rx_flow_drop_action $(xstat "$P" rx_flow_drop_action), expected 32"
+xstat "$P" rx_flow_drop_action
+[ "$VAL" = 32 ] && pass "xstat rx_flow_drop_action 32" ||
+	fail "xstat rx_flow_drop_action '$VAL', expected 32"
 # Rule 6 alone is a bare QUEUE rule on plain headers (the others count,
 # mark or name a tunnel): offered to the sub-port, which as net_pcap has
 # no rte_flow; it stays in software and the xstats say so.
-hw=$(xstat "$P" flow_rules_hw) refused=$(xstat "$P" flow_rules_hw_refused)
+xstat "$P" flow_rules_hw; hw=$VAL
+xstat "$P" flow_rules_hw_refused; refused=$VAL
 [ "$hw/$refused" = 0/1 ] && pass "the bare QUEUE rule offered to net_pcap, refused: all rules in software" ||
 	fail "flow_rules_hw $hw, flow_rules_hw_refused $refused (expected 0 and 1)"
-[ "$(xstat "$P" rx_flow_steer_full_dropped)" = 0 ] && pass "no steered packet lost" ||
-	fail "rx_flow_steer_full_dropped $(xstat "$P" rx_flow_steer_full_dropped)"
+xstat "$P" rx_flow_steer_full_dropped
+[ "$VAL" = 0 ] && pass "no steered packet lost" ||
+	fail "rx_flow_steer_full_dropped '$VAL'"
 
 # ------------------------------------------------------------- errors
 flow_err "flow create $P ingress pattern eth / ipv4 ttl is 5 / end actions queue index 1 / end" \
@@ -175,42 +180,42 @@ users "refused rules took no reference" \
 flow_err "flow isolate $P 1" "stop the port before changing isolated mode"
 
 # ------------------------------------------- references follow the rules
-tp_cmd "flow destroy $P rule $R_VX42"
+tp "flow destroy $P rule $R_VX42"
 users "destroying a VXLAN rule drops one reference" \
 	"$(printf 'v4 6080 gue refcnt 1\nv4 4789 vxlan refcnt 2\nv4 6081 geneve refcnt 2')"
-tp_cmd "flow destroy $P rule $R_GEN"
-tp_cmd "flow flush $P"
+tp "flow destroy $P rule $R_GEN"
+tp "flow flush $P"
 users "flush drops every rule's reference, the devarg's stays" "v4 6080 gue refcnt 1"
 expect_tel "no rules after flush" "0" "/hwcsum/flows,$P" n_rules
 expect_tel "4789 left the device table" '{"6080":"gue"}' "/hwcsum/tunnels,$P" table0_entries
 
 # A rule's reference and a udp_tunnel_port user are one registry's users.
-tp_cmd "port config $P udp_tunnel_port add vxlan 4789"
+tp "port config $P udp_tunnel_port add vxlan 4789"
 flow_ok "flow create $P ingress pattern $VX / end actions queue index 1 / end" \
 	"a VXLAN rule beside testpmd's udp_tunnel_port add"
 R=$RULE
 users "udp_tunnel_port and the rule share 4789" \
 	"$(printf 'v4 6080 gue refcnt 1\nv4 4789 vxlan refcnt 2')"
-tp_cmd "port config $P udp_tunnel_port rm vxlan 4789"
+tp "port config $P udp_tunnel_port rm vxlan 4789"
 expect_tel "the rule keeps 4789 offloaded after rm" '{"6080":"gue","4789":"vxlan"}' \
 	"/hwcsum/tunnels,$P" table0_entries
-tp_cmd "flow destroy $P rule $R"
+tp "flow destroy $P rule $R"
 expect_tel "the last user gone, 4789 leaves the table" '{"6080":"gue"}' \
 	"/hwcsum/tunnels,$P" table0_entries
 tp_stop
 
 # ------------------------------- isolated mode, outer RSS against inner
-tp_start "$(pcap_vdev) $HW_ARGS" "$APP_ARGS"
-P=$(port_of net_hwcsum0)
-tp_cmd "port stop $P"
-tp_cmd "flow isolate $P 1"
-grep -q "Ingress traffic on port $P is now restricted" <<<"$LAST" &&
-	pass "isolate with the port stopped" || fail "isolate: $LAST"
-tp_cmd "port start $P"
+tp_start isolated $TP_EAL $(pcap_vdev) $HW_ARGS -- $TP_APP $APP_ARGS
+tp_port_id net_hwcsum0; P=$VAL
+tp "port stop $P"
+tp "flow isolate $P 1"
+grep -q "Ingress traffic on port $P is now restricted" <<<"$TP_OUT" &&
+	pass "isolate with the port stopped" || fail "isolate: $TP_OUT"
+tp "port start $P"
 flow_ok "flow create $P ingress pattern $VX vni is 42 / end actions rss level 1 types ipv4-udp end queues 0 1 2 3 end / count / end" \
 	"outer RSS (level 1) on VXLAN VNI 42"
 R_OUT=$RULE
-tp_cmd "set fwd io"
+tp "set fwd io"
 forward_all
 hits "$R_OUT" 256
 q_used=0
@@ -223,7 +228,7 @@ done
 	fail "outer RSS spread one outer flow over $q_used queues"
 [ "$total" = 256 ] && pass "isolated: only the 256 matching packets delivered" ||
 	fail "isolated: $total packets delivered, expected 256"
-n=$(xstat "$P" rx_flow_isolated_dropped)
+xstat "$P" rx_flow_isolated_dropped; n=$VAL
 [ "$n" = $((1040 - 256)) ] && pass "isolated: $n unmatched packets dropped and counted" ||
 	fail "rx_flow_isolated_dropped $n, expected $((1040 - 256))"
 tp_stop

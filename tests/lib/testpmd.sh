@@ -6,8 +6,9 @@
 #       output in $OUT, exit status in $RC; fwd_stats reads $OUT.
 #   pcap_session <cmds> <in.pcap> <out.pcap>: hwcsum over net_pcap, the
 #       commands from a file; xstat_of reads an xstat from $OUT.
-#   tp_start / tp_cmd / tp_stop: one interactive testpmd through a fifo,
-#       each command's output in $LAST as soon as testpmd has run it.
+#   tp_start NAME $TP_EAL <vdevs> -- $TP_APP <app args> / tp / tp_stop
+#       ...: one interactive testpmd, tests/lib/testpmd_driver.sh (its
+#       log in $WORK; die ends the script with the log's tail).
 
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 # An ASan build preloads its runtime for testpmd, which is not built with it
@@ -25,7 +26,23 @@ PMD_SO=$("$(dirname "${BASH_SOURCE[0]}")/../../devtools/plugin-path.sh" "$PMD_SO
 unset LD_LIBRARY_PATH
 # A file prefix per run: meson runs tests in parallel and EAL's runtime
 # directory would otherwise collide.
-EAL_COMMON="--no-huge -m 256 --no-pci -l 0-1 --file-prefix hwcsum-test-$$"
+# PREFIX names it for telemetry (tests/pmd/session.sh).
+PREFIX=hwcsum-test-$$
+EAL_COMMON="--no-huge -m 256 --no-pci -l 0-1 --file-prefix $PREFIX"
+
+# shellcheck source=tests/lib/testpmd_driver.sh
+. "$(dirname "${BASH_SOURCE[0]}")/testpmd_driver.sh"
+# tp_start's words for a host session: EAL on no hugepages with the PMD,
+# and (after --) the interactive app with a pool small enough for it.
+TP_EAL="$EAL_COMMON -d $PMD_SO"
+TP_APP="-i --total-num-mbufs=4096"
+# Only testpmd gets the ASan runtime back; a hung session ends at 300 s.
+TP_WRAP=(env "LD_PRELOAD=$TESTPMD_PRELOAD" timeout 300)
+die() {
+	echo "FAIL: $*"
+	[ -n "${TP_LOG:-}" ] && [ -f "$TP_LOG" ] && { echo "--- end of $TP_LOG ---"; tail -40 "$TP_LOG"; }
+	exit 1
+}
 
 # testpmd_session <eal args> <app args>; testpmd commands on stdin.
 # Output in $OUT, exit status in $RC.
@@ -69,65 +86,3 @@ fwd_stats() {
 		inblk && /TX-packets:/ { tx = $2; print rx, tx; exit }'
 }
 
-SESSION=${SESSION:-0}
-
-# tp_start "<EAL vdev args>" ["<testpmd args>"]: testpmd in the background,
-# stdin from a fifo (fd 3), stdout line-buffered so output follows commands.
-tp_start() {
-	# A testpmd that died (a sanitizer report, say) must be reported by
-	# tp_sync with its output, not kill the script with SIGPIPE.
-	trap '' PIPE
-	SESSION=$((SESSION + 1))
-	PREFIX=hwcsum-tp-$$-$SESSION
-	OUTF=$WORK/out.$SESSION
-	mkfifo "$WORK/fifo"
-	LD_PRELOAD=$TESTPMD_PRELOAD timeout 300 stdbuf -oL "$TESTPMD" --no-huge -m 256 --no-pci -l 0-1 \
-		--file-prefix "$PREFIX" -d "$PMD_SO" $1 -- -i \
-		--total-num-mbufs=4096 ${2:-} <"$WORK/fifo" >"$OUTF" 2>&1 &
-	TP_PID=$!
-	exec 3>"$WORK/fifo"
-	rm -f "$WORK/fifo"
-	tp_sync || return 1	# also the port list port_of() reads
-}
-
-# Wait until testpmd has run everything sent so far: each sync is one more
-# "Number of available ports" line (so no test command may print one).
-# The count is read from the output, not kept in a variable: helpers run
-# in $(...) subshells, whose counts would be lost.
-tp_sync() {
-	local i want
-	want=$(($(grep -c '^Number of available ports:' "$OUTF") + 1))
-	echo "show port summary all" >&3
-	for i in $(seq 300); do
-		[ "$(grep -c '^Number of available ports:' "$OUTF")" -ge "$want" ] && return 0
-		kill -0 "$TP_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "testpmd did not answer (session $SESSION)"
-	return 1
-}
-
-# tp_cmd "<testpmd command>": its output in $LAST.
-tp_cmd() {
-	local off
-	off=$(stat -c %s "$OUTF")
-	echo "$1" >&3
-	tp_sync || return 1
-	LAST=$(tail -c +$((off + 1)) "$OUTF")
-}
-
-tp_stop() {
-	echo "quit" >&3
-	exec 3>&-
-	wait "$TP_PID"
-	RC=$?
-	TP_PID=
-	OUT=$(cat "$OUTF")
-	[ "$RC" -eq 0 ] || fail "session $SESSION: testpmd exited $RC"
-	! grep -q "Invalid port" <<<"$OUT" || fail "session $SESSION: testpmd said 'Invalid port'"
-}
-
-# Port id of an ethdev name, from `show port summary all`.
-port_of() {
-	awk -v n="$1" '$3 == n { print $1; exit }' "$OUTF"
-}

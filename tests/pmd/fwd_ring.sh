@@ -12,7 +12,8 @@ VDEVS="--vdev net_ring0 --vdev net_ring1 --vdev net_hwcsum0,sub=net_ring0 --vdev
 BURSTS=4
 EXPECT=$((BURSTS * 32))
 
-tp_start "$VDEVS" "--nb-ports=2"
+tp_start ring $TP_EAL $VDEVS -- $TP_APP --nb-ports=2
+tp show port summary all
 tx_first_burst $BURSTS 2 3
 tp_stop
 

@@ -14,7 +14,7 @@ VDEVS="$VDEVS --vdev net_hwcsum0,sub=net_af_packet0 --vdev net_hwcsum1,sub=net_a
 BURSTS=4
 EXPECT=$((BURSTS * 32))
 
-tp_start "$VDEVS" "--nb-ports=2"
+tp_start veth $TP_EAL $VDEVS -- $TP_APP --nb-ports=2
 tx_first_burst $BURSTS 2 3
 tp_stop
 

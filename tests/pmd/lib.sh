@@ -79,10 +79,10 @@ tap_capture_stop() {
 # tap_forward PORT: forward for 2 s, PORT's xstats into OUT, then end the
 # testpmd session and the capture.
 tap_forward() {
-	tp_cmd "start"
+	tp "start"
 	sleep 2
-	tp_cmd "stop"
-	tp_cmd "show port xstats $1"
+	tp "stop"
+	tp "show port xstats $1"
 	tp_stop
 	tap_capture_stop
 }

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Checks on an interactive dpdk-testpmd (tests/lib/testpmd.sh's tp_*
+# Checks on an interactive dpdk-testpmd (tests/lib/testpmd_driver.sh's
 # session), so that commands, telemetry reads and checks interleave.
-# Sourced after lib.sh; the caller owns $WORK (a scratch directory),
-# which is removed on exit.
+# Sourced after lib.sh; the caller owns $WORK (a scratch directory, where
+# the session logs go), which is removed on exit.
 
 TEL="/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/tunnel_tel.py"
 # HWCSUM_KEEP_WORK=1 keeps the scratch directory for a look after a failure.
-trap 'exec 3>&- 2>/dev/null; [ -n "${TP_PID:-}" ] && kill "$TP_PID" 2>/dev/null; [ -n "${HWCSUM_KEEP_WORK:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
+trap '[ -n "${TP_PID:-}" ] && kill "$TP_PID" 2>/dev/null; [ -n "${HWCSUM_KEEP_WORK:-}" ] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
 
 # expect_tel "<what>" "<expected>" <command> [key...]; a replay runs on
 # the registry's worker, so a final state gets two seconds to show.
@@ -25,25 +25,19 @@ expect_tel() {
 	fi
 }
 
-# counter_wait <count> <command> [arg...]: run the command, which prints
-# one counter, until the counter reaches <count> (30 s at most), and print
-# its last value: a run ends on what arrived, not on a guess of how long a
-# loaded machine takes. The caller judges the value.
+# counter_wait <count> <command> [arg...]: run the command, which sets
+# one counter in VAL, until the counter reaches <count> (30 s at most); VAL
+# is its last value: a run ends on what arrived, not on a guess of how
+# long a loaded machine takes. The caller judges the value.
 counter_wait() {
-	local want=$1 got i
+	local want=$1 i
 	shift
 	for i in $(seq 150); do
-		got=$("$@")
-		[ "${got:-0}" -ge "$want" ] && break
+		"$@"
+		VAL=${VAL:-0}
+		[ "$VAL" -ge "$want" ] && break
 		sleep 0.2
 	done
-	echo "${got:-0}"
-}
-
-# rx_packets <port>: the port's RX-packets from "show port stats".
-rx_packets() {
-	tp_cmd "show port stats $1"
-	awk '/RX-packets:/ { print $2; exit }' <<<"$LAST"
 }
 
 # tx_first_burst <bursts> <port>...: every port transmits <bursts> bursts
@@ -52,16 +46,18 @@ rx_packets() {
 tx_first_burst() {
 	local n=$1 p
 	shift
-	tp_cmd "set fwd rxonly"
-	tp_cmd "start tx_first $n"
+	tp set fwd rxonly
+	tp start tx_first "$n"
 	for p in "$@"; do
-		counter_wait $((n * 32)) rx_packets "$p" > /dev/null
+		counter_wait $((n * 32)) tp_counter "$p" RX-packets
 	done
-	tp_cmd "stop"
+	tp stop
 }
 
-# xstat <port> <name>: one extended statistic.
+# xstat <port> <name>: VAL = one extended statistic (empty if none).
 xstat() {
-	tp_cmd "show port xstats $1"
-	awk -v n="$2:" '$1 == n { print $2 }' <<<"$LAST"
+	local re=$'(^|\n) *'"$2"': +([0-9]+)'
+	tp show port xstats "$1"
+	VAL=
+	[[ $TP_OUT =~ $re ]] && VAL=${BASH_REMATCH[2]}
 }

@@ -37,41 +37,40 @@ case $MSS in
 esac
 seg_pcap_gen tso
 
-# mb_pool_0's mbufs in use, from dump_mempool in $LAST.
+# mb_pool_0's mbufs in use, from dump_mempool in $TP_OUT.
 pool_in_use() {
 	awk '/^mempool </ { on = ($0 ~ /<mb_pool_0>/) }
 		on && /^ *size=/ { split($1, a, "="); size = a[2] }
 		on && /total_cache_count=/ { split($1, a, "="); cache = a[2] }
 		on && /common_pool_count=/ { split($1, a, "="); pool = a[2] }
-		END { print size - cache - pool }' <<<"$LAST"
+		END { print size - cache - pool }' <<<"$TP_OUT"
 }
 
 # Ports: net_pcap0 0, net_tap0 1, hwcsum over them 2 and 3. Configured
 # before the capture starts: a port restart takes the tap down.
-tp_start "--vdev net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null
-	--vdev net_tap0,iface=hwtsotap0 --vdev net_hwcsum0,sub=net_pcap0
-	--vdev net_hwcsum1,sub=net_tap0" "--no-flush-rx --nb-ports=2" ||
-	{ fail "testpmd did not start"; finish; }
+tp_start tap $TP_EAL --vdev net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null \
+	--vdev net_tap0,iface=hwtsotap0 --vdev net_hwcsum0,sub=net_pcap0 \
+	--vdev net_hwcsum1,sub=net_tap0 -- $TP_APP --no-flush-rx --nb-ports=2
 for c in "port stop 3" "csum set ip hw 3" "csum set tcp hw 3" "csum set udp hw 3" \
 	 "csum set outer-ip hw 3" "csum set outer-udp hw 3" "csum parse-tunnel on 3" \
 	 "tso set $MSS 3" "tunnel_tso set $MSS 3" "port start 3"; do
-	tp_cmd "$c" || fail "testpmd: $c"
+	tp "$c"
 done
 tap_capture hwtsotap0 "$WORK/out.pcap" || fail "no capture"
 if [ -z "$REFUSED" ]; then
-	tp_cmd "set fwd csum"
+	tp "set fwd csum"
 	tap_forward 3
 else
-	tp_cmd "set burst tx delay 20000 retry 64"
-	tp_cmd "set fwd csum retry"
-	tp_cmd "dump_mempool"
+	tp "set burst tx delay 20000 retry 64"
+	tp "set fwd csum retry"
+	tp "dump_mempool"
 	in_use0=$(pool_in_use)
-	tp_cmd "start"
+	tp "start"
 	sleep 3
-	tp_cmd "stop"
-	tp_cmd "dump_mempool"
+	tp "stop"
+	tp "dump_mempool"
 	in_use1=$(pool_in_use)
-	tp_cmd "show port xstats 3"
+	tp "show port xstats 3"
 	tp_stop
 	tap_capture_stop
 	[ "$in_use0" -eq "$in_use1" ] &&

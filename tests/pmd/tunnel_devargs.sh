@@ -13,9 +13,9 @@ WORK=$(mktemp -d)
 . "$(dirname "$0")/session.sh"
 
 add() {
-	tp_cmd "port config $1 udp_tunnel_port $2 $3 $4"
-	if grep -q "udp tunneling port add error" <<<"$LAST"; then
-		fail "$*: refused: $(grep -v '^testpmd>' <<<"$LAST" | head -3)"
+	tp "port config $1 udp_tunnel_port $2 $3 $4"
+	if grep -q "udp tunneling port add error" <<<"$TP_OUT"; then
+		fail "$*: refused: $(grep -v '^testpmd>' <<<"$TP_OUT" | head -3)"
 	else
 		pass "port $1 $2 $3 $4"
 	fi
@@ -56,25 +56,25 @@ expect_bad "shared set of another shape" \
 	"devarg tables_shared=a: tables or flags differ from those of net_hwcsum0, which shares them"
 
 # -------------------------------------------------- tables_open_only
-tp_start "$H,tables_open_only=1,tables=2:vxlan"
-P=$(port_of net_hwcsum0)
+tp_start open-only $TP_EAL $H,tables_open_only=1,tables=2:vxlan -- $TP_APP
+tp_port_id net_hwcsum0; P=$VAL
 add "$P" add vxlan 4789
 entries "open_only, started: in the table" "$P" '{"4789":"vxlan"}'
-tp_cmd "port stop $P"
+tp "port stop $P"
 entries "open_only, stopped: flushed" "$P" '{}'
 expect_tel "open_only, stopped: the user stays" "v4 4789 vxlan refcnt 1" "/hwcsum/tunnels,$P" users
 # A stopped open_only port has no entries to judge fullness by: accepted.
 add "$P" add vxlan 4790
 add "$P" add vxlan 4791
 entries "open_only, stopped: still empty" "$P" '{}'
-tp_cmd "port start $P"
+tp "port start $P"
 entries "open_only, started: replayed (what fits)" "$P" '{"4789":"vxlan","4790":"vxlan"}'
 expect_tel "open_only: the misfit is counted" 1 "/hwcsum/tunnels,$P" tunnel_entries_not_fitted
 tp_stop
 
 # -------------------------------------------------- static_iana_vxlan
-tp_start "$H,static_iana_vxlan=1,tables=1:vxlan"
-P=$(port_of net_hwcsum0)
+tp_start static-iana $TP_EAL $H,static_iana_vxlan=1,tables=1:vxlan -- $TP_APP
+tp_port_id net_hwcsum0; P=$VAL
 entries "static: a static table" "$P" '{"size":1,"types":"none","n_entries":1,"static":1}' table1
 entries "static: 4789 in it from the start" "$P" '{"4789":"vxlan"}' table1_entries
 entries "static: its one slot" "$P" "4789/vxlan" table1_slots
@@ -86,26 +86,27 @@ tp_stop
 
 # ------------------------------------------------------ tables_shared
 S="registry=shared,tables_shared=nic,tables=2:vxlan"
-tp_start "--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,$S --vdev net_ring1 --vdev net_hwcsum1,sub=net_ring1,$S"
-A=$(port_of net_hwcsum0)
-B=$(port_of net_hwcsum1)
+tp_start shared $TP_EAL --vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,$S \
+	--vdev net_ring1 --vdev net_hwcsum1,sub=net_ring1,$S -- $TP_APP
+tp_port_id net_hwcsum0; A=$VAL
+tp_port_id net_hwcsum1; B=$VAL
 add "$A" add vxlan 4789
 add "$B" add vxlan 4790
 entries "shared: A" "$A" '{"4789":"vxlan","4790":"vxlan"}'
 entries "shared: B, the same tables" "$B" '{"4789":"vxlan","4790":"vxlan"}'
-tp_cmd "port stop $A"
-tp_cmd "port close $A"
+tp "port stop $A"
+tp "port close $A"
 entries "shared: B keeps the tables A made" "$B" '{"4790":"vxlan"}'
 entries "shared: 4790 stays in slot 1" "$B" "0
 4790/vxlan" table0_slots
-tp_cmd "port stop $B"
-tp_cmd "port close $B"
+tp "port stop $B"
+tp "port close $B"
 # The set went with its last port: the name takes another shape now.
-tp_cmd "port attach net_ring2"
-tp_cmd "port attach net_hwcsum2,sub=net_ring2,registry=shared,tables_shared=nic,tables=1:vxlan"
-C=$(port_of net_hwcsum2)
+tp "port attach net_ring2"
+tp "port attach net_hwcsum2,sub=net_ring2,registry=shared,tables_shared=nic,tables=1:vxlan"
+tp_port_id net_hwcsum2; C=$VAL
 [ -n "$C" ] && pass "shared: the freed name is reused by port $C" ||
-	fail "shared: net_hwcsum2 did not attach: $LAST"
+	fail "shared: net_hwcsum2 did not attach: $TP_OUT"
 [ -n "$C" ] && entries "shared: a fresh set" "$C" '{"size":1,"types":"vxlan","n_entries":0,"static":0}' table0
 tp_stop
 finish

@@ -18,9 +18,9 @@ tunnel_cmd() {
 }
 
 expect_ok() {
-	tp_cmd "$(tunnel_cmd "$@")"
-	if grep -q "udp tunneling port add error" <<<"$LAST"; then
-		fail "$*: refused: $(grep -v '^testpmd>' <<<"$LAST" | head -3)"
+	tp "$(tunnel_cmd "$@")"
+	if grep -q "udp tunneling port add error" <<<"$TP_OUT"; then
+		fail "$*: refused: $(grep -v '^testpmd>' <<<"$TP_OUT" | head -3)"
 	else
 		pass "$*"
 	fi
@@ -29,11 +29,11 @@ expect_ok() {
 # expect_err port add|rm type udp-port "<strerror>" "<log text>"
 expect_err() {
 	local msg=$5 log=$6
-	tp_cmd "$(tunnel_cmd "$1" "$2" "$3" "$4")"
-	if ! grep -qF "udp tunneling port add error: ($msg)" <<<"$LAST"; then
-		fail "$1 $2 $3 $4: no '($msg)' in: $LAST"
-	elif ! grep -qF -- "$log" <<<"$LAST"; then
-		fail "$1 $2 $3 $4: no log line '$log' in: $LAST"
+	tp "$(tunnel_cmd "$1" "$2" "$3" "$4")"
+	if ! grep -qF "udp tunneling port add error: ($msg)" <<<"$TP_OUT"; then
+		fail "$1 $2 $3 $4: no '($msg)' in: $TP_OUT"
+	elif ! grep -qF -- "$log" <<<"$TP_OUT"; then
+		fail "$1 $2 $3 $4: no log line '$log' in: $TP_OUT"
 	else
 		pass "$1 $2 $3 $4: $msg, log names it"
 	fi
@@ -45,8 +45,8 @@ entries() {
 
 # ---------------------------------------------------------------- per port
 VDEVS="--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,tables=2:vxlan+vxlan-gpe"
-tp_start "$VDEVS"
-P=$(port_of net_hwcsum0)
+tp_start registry $TP_EAL $VDEVS -- $TP_APP
+tp_port_id net_hwcsum0; P=$VAL
 [ -n "$P" ] && [ "$P" != 0 ] && pass "hwcsum is port $P" || fail "hwcsum port id '$P'"
 expect_tel "/hwcsum/list" "[$P]" /hwcsum/list
 entries "empty at start" "$P" '{}'
@@ -92,19 +92,19 @@ expect_err "$P" rm vxlan 4789 "No such file or directory" "type vxlan was not ad
 
 # Replay at every start; a reset must be followed by one too.
 r0=$($TEL "$PREFIX" "/hwcsum/tunnels,$P" tunnel_replays)
-tp_cmd "port stop $P"
-tp_cmd "port start $P"
+tp "port stop $P"
+tp "port start $P"
 expect_tel "replay after stop/start" "$((r0 + 1))" "/hwcsum/tunnels,$P" tunnel_replays
 entries "tables kept over stop/start" "$P" '{"4791":"vxlan","4790":"vxlan-gpe"}'
-tp_cmd "port stop $P"
-tp_cmd "port reset $P"
-grep -q "Failed to reset" <<<"$LAST" && fail "port reset $P: $(grep 'reset' <<<"$LAST" | head -2)"
-tp_cmd "port start $P"
+tp "port stop $P"
+tp "port reset $P"
+grep -q "Failed to reset" <<<"$TP_OUT" && fail "port reset $P: $(grep 'reset' <<<"$TP_OUT" | head -2)"
+tp "port start $P"
 expect_tel "replay after reset" "$((r0 + 2))" "/hwcsum/tunnels,$P" tunnel_replays
 entries "tables kept over reset" "$P" '{"4791":"vxlan","4790":"vxlan-gpe"}'
-v=$(xstat "$P" tunnel_replays)
+xstat "$P" tunnel_replays; v=$VAL
 [ "$v" = "$((r0 + 2))" ] && pass "xstat tunnel_replays $v" || fail "xstat tunnel_replays '$v', expected $((r0 + 2))"
-v=$(xstat "$P" tunnel_entries_not_fitted)
+xstat "$P" tunnel_entries_not_fitted; v=$VAL
 [ "$v" = 0 ] && pass "xstat tunnel_entries_not_fitted 0" || fail "xstat tunnel_entries_not_fitted '$v'"
 
 # Telemetry: the offload view, and bad parameters answer an error.
@@ -127,9 +127,9 @@ tp_stop
 
 # ------------------------------------------- two ports, private registries
 VDEVS="--vdev net_ring0 --vdev net_ring1 --vdev net_hwcsum0,sub=net_ring0 --vdev net_hwcsum1,sub=net_ring1"
-tp_start "$VDEVS"
-A=$(port_of net_hwcsum0)
-B=$(port_of net_hwcsum1)
+tp_start two-ports $TP_EAL $VDEVS -- $TP_APP
+tp_port_id net_hwcsum0; A=$VAL
+tp_port_id net_hwcsum1; B=$VAL
 expect_ok "$A" add vxlan 4789
 entries "registry=port: not on the other port" "$B" '{}'
 expect_ok "$B" add vxlan 4789
@@ -146,9 +146,9 @@ tp_stop
 VDEVS="--vdev net_ring0 --vdev net_ring1"
 VDEVS+=" --vdev net_hwcsum0,sub=net_ring0,registry=shared,tables=2:vxlan+vxlan-gpe"
 VDEVS+=" --vdev net_hwcsum1,sub=net_ring1,registry=shared,tables=1:vxlan"
-tp_start "$VDEVS"
-A=$(port_of net_hwcsum0)
-B=$(port_of net_hwcsum1)
+tp_start two-ports-b $TP_EAL $VDEVS -- $TP_APP
+tp_port_id net_hwcsum0; A=$VAL
+tp_port_id net_hwcsum1; B=$VAL
 expect_ok "$A" add vxlan 4789
 entries "shared: A's port is in B's table" "$B" '{"4789":"vxlan"}'
 expect_ok "$B" add vxlan 4789
@@ -166,7 +166,7 @@ expect_ok "$A" add vxlan 4790
 entries "shared: B holds what fits" "$B" '{"4789":"vxlan"}'
 expect_tel "shared: B counts the misfit" 1 "/hwcsum/tunnels,$B" tunnel_entries_not_fitted
 expect_tel "shared: A has no misfit" 0 "/hwcsum/tunnels,$A" tunnel_entries_not_fitted
-v=$(xstat "$B" tunnel_entries_not_fitted)
+xstat "$B" tunnel_entries_not_fitted; v=$VAL
 [ "$v" = 1 ] && pass "xstat tunnel_entries_not_fitted 1 on B" || fail "B: xstat tunnel_entries_not_fitted '$v'"
 expect_err "$B" add vxlan 4790 "No space left on device" "net_hwcsum1 (port $B): UDP port 4790 type vxlan: no free entry"
 expect_tel "shared: B's full add rolled back" "v4 4789 vxlan refcnt 1
@@ -178,8 +178,8 @@ expect_tel "shared: B fits everything now" 0 "/hwcsum/tunnels,$B" tunnel_entries
 tp_stop
 
 # ------------------------------------------------------- tunnel_ports=
-tp_start "--vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,tunnel_ports=vxlan:8472/geneve:6081"
-P=$(port_of net_hwcsum0)
+tp_start devarg $TP_EAL --vdev net_ring0 --vdev net_hwcsum0,sub=net_ring0,tunnel_ports=vxlan:8472/geneve:6081 -- $TP_APP
+tp_port_id net_hwcsum0; P=$VAL
 entries "tunnel_ports= at probe" "$P" '{"8472":"vxlan","6081":"geneve"}'
 expect_ok "$P" add vxlan 8472
 expect_tel "devarg + application: two references" "v4 8472 vxlan refcnt 2

@@ -24,25 +24,25 @@ trap 'rm -rf "$WORK"' EXIT
 /usr/bin/python3 "$(dirname "$0")/tx_handoff_gen.py" "$WORK/in.pcap" "$WORK/empty.pcap" ||
 	{ echo "FAIL: cannot generate the capture"; exit 1; }
 
-# run <tx_engine> [tx offload mask]: capture in $WORK/tap.pcap, log in $OUT.
+# run <session> <tx_engine> [tx offload mask]: capture in $WORK/tap.pcap,
+# log in $OUT.
 # The offloads are given at start (--tx-offloads), so no port is stopped
 # and restarted: a restart takes the tap down under tcpdump.
 run() {
-	local engine=$1 offloads=${2:-}
+	local engine=$2 offloads=${3:-}
 	rm -f "$WORK/tap.pcap"
-	tp_start "--vdev net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null
-		--vdev net_tap0,iface=hwcsumtap0 --vdev net_hwcsum0,sub=net_pcap0
-		--vdev net_hwcsum1,sub=net_tap0,tx_engine=$engine" \
-		"--no-flush-rx --total-num-mbufs=2048 --nb-ports=2 ${offloads:+--tx-offloads=$offloads}" ||
-		{ fail "$engine: testpmd did not start"; return; }
+	tp_start "$1" $TP_EAL --vdev net_pcap0,rx_pcap=$WORK/in.pcap,tx_pcap=/dev/null \
+		--vdev net_tap0,iface=hwcsumtap0 --vdev net_hwcsum0,sub=net_pcap0 \
+		--vdev net_hwcsum1,sub=net_tap0,tx_engine=$engine -- \
+		-i --no-flush-rx --total-num-mbufs=2048 --nb-ports=2 ${offloads:+--tx-offloads=$offloads}
 	# testpmd started the ports, which brought the tap up: it must be
 	# captured before anything is forwarded.
 	ip -o link show hwcsumtap0 2>/dev/null | grep -q '[<,]UP[,>]' ||
 		fail "$engine: the tap is not up"
 	tap_capture hwcsumtap0 "$WORK/tap.pcap" || fail "$engine: no capture"
 	# No offload given: io forwarding, nothing computed by anyone.
-	[ -n "$offloads" ] && tp_cmd "set fwd csum" || tp_cmd "set fwd io"
-	tp_cmd "csum parse-tunnel on 3"
+	[ -n "$offloads" ] && tp set fwd csum || tp set fwd io
+	tp csum parse-tunnel on 3
 	tap_forward 3
 }
 
@@ -64,7 +64,6 @@ expect_xstats() {
 	done
 }
 
-mkfifo "$WORK/cmds.fifo"
 # What "csum set ip|udp|tcp|outer-ip|outer-udp hw" enables: IPV4_CKSUM,
 # UDP_CKSUM, TCP_CKSUM, OUTER_IPV4_CKSUM, OUTER_UDP_CKSUM.
 CSUM_HW=0x10008e
@@ -72,7 +71,7 @@ CSUM_HW=0x10008e
 # UDP, inner IP (v4 only), inner L4) and 8 plain (IP, TCP).
 GOOD_EXPECTED=$((8 * 4 + 8 * 2 + 8 * 2))
 for engine in generic parse none; do
-	run "$engine" "$CSUM_HW"
+	run "$engine" "$engine" "$CSUM_HW"
 	read -r good bad < <(verdicts)
 	packets=$(tshark -r "$WORK/tap.pcap" 2>/dev/null | wc -l)
 	[ "$packets" = 24 ] && pass "$engine: 24 packets reached the kernel" ||
@@ -91,7 +90,7 @@ for engine in generic parse none; do
 done
 
 # The oracle must be able to say no: no checksum asked, nothing fixed.
-run generic
+run control generic
 read -r good bad < <(verdicts)
 packets=$(tshark -r "$WORK/tap.pcap" 2>/dev/null | wc -l)
 [ "$packets" = 24 ] && pass "control: 24 packets reached the kernel" ||

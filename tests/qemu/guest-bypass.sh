@@ -32,14 +32,14 @@ MODEL=${1:?usage: guest-bypass.sh MODEL PMD_SO SESSION[:RUN,...] ...}
 PMD_SO=${2:?usage: guest-bypass.sh MODEL PMD_SO SESSION[:RUN,...] ...}
 shift 2
 [ $# -ge 1 ] || { echo "guest-bypass: no session given"; exit 2; }
-OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
+RESULTS=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
 GUEST_TAG=qemu-guest
 # shellcheck source=tests/qemu/guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
-FRAMES="$OUT/frames.pcap"
+FRAMES="$RESULTS/frames.pcap"
 [ -r "$FRAMES" ] || die "$FRAMES missing (bypass.sh writes it before the boot)"
-NFRAMES=$(awk 'END { print NR }' "$OUT/frames.cases")
+NFRAMES=$(awk 'END { print NR }' "$RESULTS/frames.cases")
 
 nic0_find
 say "model $MODEL: NIC 0 $mac0 at $BDF (device $DEVID, kernel driver ${KDRV:-none}), kernel $(uname -r), $(nproc) CPUs"
@@ -55,8 +55,8 @@ hugepages_and_pmds bypass.sh
 	echo "kernel $(uname -r)"
 	echo "nic0 $mac0 $BDF device $DEVID kernel-driver ${KDRV:-none}"
 	echo "frames $NFRAMES"
-} > "$OUT/info.txt"
-: > "$OUT/runs.txt"
+} > "$RESULTS/info.txt"
+: > "$RESULTS/runs.txt"
 
 # These set VAL instead of printing: tp must not run in a subshell (it
 # keeps its place in testpmd's log).
@@ -77,8 +77,8 @@ one_run() {
 	tp clear port xstats "$txp"
 	replay "$pp" "$txp" "$RUN_NO" 60 1
 	tp show port xstats "$txp"
-	tp_last > "$OUT/xstats-$RUN_NO.txt"
-	echo "run $RUN_NO $session $mode $peer $tx $rx" >> "$OUT/runs.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/xstats-$RUN_NO.txt"
+	echo "run $RUN_NO $session $mode $peer $tx $rx" >> "$RESULTS/runs.txt"
 	say "run $RUN_NO ($session, csum $mode): pcap port read $rx, TX port sent $tx of $NFRAMES, peer $peer"
 	# What was sent is judged on the host, against the capture; a frame
 	# not even read from the file is a broken set-up.
@@ -106,9 +106,9 @@ for spec in "$@"; do
 		-i --no-flush-rx --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256
 	tp_port_id net_pcap0; pp=$VAL
 	tp_port_id "$tx_name"; txp=$VAL
-	[ -n "$pp" ] && [ -n "$txp" ] || { tp_last; die "ports net_pcap0/$tx_name not found"; }
+	[ -n "$pp" ] && [ -n "$txp" ] || { echo "$TP_OUT"; die "ports net_pcap0/$tx_name not found"; }
 	tp show port info "$txp"
-	tp_last > "$OUT/port-info-$session.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/port-info-$session.txt"
 	say "session $session: pcap port $pp, TX port $txp ($tx_name)"
 	for mode in ${modes//,/ }; do
 		one_run "$session" "$mode" "$pp" "$txp"

@@ -2,16 +2,18 @@
 # shellcheck shell=bash
 #
 # Sourced by the guest scripts that drive testpmd on NIC 0 (guest-bypass.sh,
-# guest-rx.sh, guest-tso.sh) with MODEL, OUT and GUEST_TAG set. Gives say,
-# run, nic_mac and nic_by_mac (kernel/guest/lib.sh), the tp_* driver
-# (guest-testpmd.sh), a die that also saves testpmd's log, and:
+# guest-rx.sh, guest-tso.sh) with MODEL, RESULTS and GUEST_TAG set. Gives say,
+# run, nic_mac and nic_by_mac (kernel/guest/lib.sh), the tp_* testpmd
+# driver (tests/lib/testpmd_driver.sh; the guest sees the repository
+# where the host has it), session logs in /run copied to $RESULTS as
+# testpmd-SESSION.log, a die that also saves testpmd's log, and:
 #   nic0_find         BDF (NIC 0: PCI slot 0x10, vm-run.sh), mac0, DEVID
 #                     and KDRV (its kernel driver, or empty)
 #   nic0_to_uio       NIC 0 from KDRV to uio_pci_generic (built in,
 #                     kernel/config/hwcsum.config); EAL's 2 vCPUs checked
 #   other_nics_up     every other NIC up with its kernel driver, so that
 #                     QEMU delivers to it (filter-dump records what arrives)
-#   hugepages_and_pmds WRITER  64 2-MB hugepages; $OUT/pmds, the PMDs the
+#   hugepages_and_pmds WRITER  64 2-MB hugepages; $RESULTS/pmds, the PMDs the
 #                     host script WRITER linked (guest-pmd-dir.sh), over
 #                     EAL's plugin directory, so only those load
 #   model_pmds PMD... EXTRA: -d for the mempool ring, each PMD (a file
@@ -24,8 +26,10 @@
 HERE_GUEST_LIB=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source=kernel/guest/lib.sh
 . "$HERE_GUEST_LIB/../../kernel/guest/lib.sh"
-# shellcheck source=tests/qemu/guest-testpmd.sh
-. "$HERE_GUEST_LIB/guest-testpmd.sh"
+# shellcheck source=tests/lib/testpmd_driver.sh
+. "$HERE_GUEST_LIB/../lib/testpmd_driver.sh"
+TP_DIR=/run
+TP_SAVE_DIR=$RESULTS
 die() {
 	say "FAILED: $*"
 	tp_save_log
@@ -67,8 +71,8 @@ hugepages_and_pmds() {
 	echo 64 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
 	hp=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages)
 	[ "$hp" -ge 48 ] || die "only $hp hugepages"
-	[ -d "$OUT/pmds" ] || die "$OUT/pmds missing ($1 writes it before the boot)"
-	run mount --bind "$OUT/pmds" "$PMDS"
+	[ -d "$RESULTS/pmds" ] || die "$RESULTS/pmds missing ($1 writes it before the boot)"
+	run mount --bind "$RESULTS/pmds" "$PMDS"
 }
 
 model_pmds() {
@@ -108,7 +112,7 @@ replay() {
 		[ "$t" -lt "$limit" ] || break
 	done
 	tp stop
-	tp_last > "$OUT/fwd-stats-$k.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/fwd-stats-$k.txt"
 	tp_counter "$pp" RX-packets; rx=$((VAL - rx0))
 	tp_counter "$txp" TX-packets; tx=$((VAL - tx0))
 }

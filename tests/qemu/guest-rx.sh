@@ -34,12 +34,12 @@ MODEL=${1:?$usage}
 PMD_SO=${2:?$usage}
 shift 2
 [ $# -ge 1 ] || { echo "guest-rx: no session given"; exit 2; }
-OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
+RESULTS=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
 GUEST_TAG=qemu-guest-rx
 # shellcheck source=tests/qemu/guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
-FRAMES="$OUT/rx-frames.pcap"
+FRAMES="$RESULTS/rx-frames.pcap"
 [ -r "$FRAMES" ] || die "$FRAMES missing (rx.sh writes it before the boot)"
 
 nic0_find
@@ -84,8 +84,8 @@ print("injected %d frames on %s" % (len(frames), ifname))
 EOF
 }
 
-NFRAMES=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$OUT/rx-frames.json")
-: > "$OUT/sessions.txt"
+NFRAMES=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$RESULTS/rx-frames.json")
+: > "$RESULTS/sessions.txt"
 first=1
 for session in "$@"; do
 	model_pmds
@@ -109,7 +109,7 @@ for session in "$@"; do
 		-a "$BDF" "${EXTRA[@]}" -- \
 		-i $RX_CKSUM_OPT --mask-event intr_lsc --total-num-mbufs=4096 --txd=256 --rxd=256
 	tp_port_id "$name"; p=$VAL
-	[ -n "$p" ] || { tp_last; die "port $name not found"; }
+	[ -n "$p" ] || { echo "$TP_OUT"; die "port $name not found"; }
 	tp port stop all
 	tp csum parse-tunnel on "$p"
 	if [ "$RX_OFFLOAD_CMDS" = 1 ]; then
@@ -121,15 +121,15 @@ for session in "$@"; do
 	tp port start all
 	# Tunnel ports: bare e1000/virtio cannot take them (the answer is logged).
 	tp port config "$p" udp_tunnel_port add vxlan 4789
-	tp_last > "$OUT/tunnel-add-$session.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/tunnel-add-$session.txt"
 	tp port config "$p" udp_tunnel_port add geneve 6081
-	tp_last >> "$OUT/tunnel-add-$session.txt"
+	printf '%s' "$TP_OUT" >> "$RESULTS/tunnel-add-$session.txt"
 	tp set promisc all off
 	tp set allmulti all off
 	tp set eth-peer "$p" 02:00:00:00:ff:ff
 	tp set fwd csum
 	tp show port info "$p"
-	tp_last > "$OUT/port-info-$session.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/port-info-$session.txt"
 	tp clear port stats all
 	tp clear port xstats "$p"
 	tp start
@@ -138,10 +138,10 @@ for session in "$@"; do
 	# (it drops IPv4 frames with a wrong header checksum on the bridge).
 	if [ "$MODEL" = virtio ]; then
 		t=0
-		until [ -s "$OUT/netns-ready" ]; do
+		until [ -s "$RESULTS/netns-ready" ]; do
 			sleep 0.5
 			t=$((t + 1))
-			[ "$t" -lt 120 ] || die "rx.sh did not prepare the tap namespace (no $OUT/netns-ready)"
+			[ "$t" -lt 120 ] || die "rx.sh did not prepare the tap namespace (no $RESULTS/netns-ready)"
 		done
 	fi
 	msg=$(inject "$FRAMES") || die "injection failed"
@@ -156,13 +156,13 @@ for session in "$@"; do
 	done
 	sleep 1
 	tp stop
-	tp_last > "$OUT/fwd-stats-$session.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/fwd-stats-$session.txt"
 	tp show port stats "$p"
-	tp_last > "$OUT/stats-$session.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/stats-$session.txt"
 	tp_counter "$p" RX-packets
 	tp show port xstats "$p"
-	tp_last > "$OUT/xstats-$session.txt"
-	echo "session $session $VAL" >> "$OUT/sessions.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/xstats-$session.txt"
+	echo "session $session $VAL" >> "$RESULTS/sessions.txt"
 	say "session $session: port $p received $VAL of $NFRAMES"
 	tp_stop
 done

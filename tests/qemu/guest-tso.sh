@@ -24,15 +24,15 @@ set -u
 MODEL=${1:?usage: guest-tso.sh MODEL PMD_SO MSS}
 PMD_SO=${2:?usage: guest-tso.sh MODEL PMD_SO MSS}
 MSS=${3:?usage: guest-tso.sh MODEL PMD_SO MSS}
-OUT=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
+RESULTS=${HWCSUM_OUT:?run me through devtools/vm-run.sh}
 GUEST_TAG=qemu-guest
 # shellcheck source=tests/qemu/guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
 
-FRAMES="$OUT/frames.pcap"
+FRAMES="$RESULTS/frames.pcap"
 [ -r "$FRAMES" ] || die "$FRAMES missing (tso.sh writes it before the boot)"
 # Counted on the host (python and scapy are slow to start under TCG).
-NFRAMES=$(cat "$OUT/frames.count") || die "$OUT/frames.count missing (tso.sh writes it)"
+NFRAMES=$(cat "$RESULTS/frames.count") || die "$RESULTS/frames.count missing (tso.sh writes it)"
 
 nic0_find
 say "model $MODEL: NIC 0 at $BDF (device $DEVID, kernel driver ${KDRV:-none}), $NFRAMES frames, MSS $MSS"
@@ -49,7 +49,7 @@ tp_start tso -l 0-1 -n 1 -m 64 --file-prefix hwcsum-tso --iova-mode=pa \
 	--txd=256 --rxd=256
 tp_port_id net_pcap0; pp=$VAL
 tp_port_id net_hwcsum0; txp=$VAL
-[ -n "$pp" ] && [ -n "$txp" ] || { tp_last; die "ports net_pcap0/net_hwcsum0 not found"; }
+[ -n "$pp" ] && [ -n "$txp" ] || { echo "$TP_OUT"; die "ports net_pcap0/net_hwcsum0 not found"; }
 say "pcap port $pp, hwcsum port $txp"
 
 tp port stop all
@@ -61,7 +61,7 @@ tp tso set "$MSS" "$txp"
 tp tunnel_tso set "$MSS" "$txp"
 tp set fwd csum
 tp show port info "$txp"
-tp_last > "$OUT/port-info.txt"
+printf '%s' "$TP_OUT" > "$RESULTS/port-info.txt"
 
 # mempool_in_use: VAL = mbufs of testpmd's pool not in the pool.
 mempool_in_use() {
@@ -76,7 +76,7 @@ mempool_in_use() {
 	VAL=$((size - common - cache))
 }
 
-: > "$OUT/result.txt"
+: > "$RESULTS/result.txt"
 for pass in 1 2; do
 	# Pass k goes to peer MAC 02:00:00:00:a0:0k: the host tells the
 	# passes apart. The pcap port reads its file again on each port start.
@@ -84,15 +84,15 @@ for pass in 1 2; do
 	tp port start all
 	tp clear port xstats "$txp"
 	tp show port "$txp" tx_offload configuration
-	tp_last > "$OUT/tx-offloads.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/tx-offloads.txt"
 	replay "$pp" "$txp" "$pass" 90
 	tp show port stats "$txp"
-	tp_last > "$OUT/port-stats-$pass.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/port-stats-$pass.txt"
 	tp show port xstats "$txp"
-	tp_last > "$OUT/xstats-$pass.txt"
+	printf '%s' "$TP_OUT" > "$RESULTS/xstats-$pass.txt"
 	tp port stop all
 	mempool_in_use
-	echo "pass $pass read $rx sent $tx in_use $VAL" >> "$OUT/result.txt"
+	echo "pass $pass read $rx sent $tx in_use $VAL" >> "$RESULTS/result.txt"
 	say "pass $pass: pcap port read $rx of $NFRAMES, hwcsum port sent $tx, mempool in use after stop: $VAL"
 	[ "$rx" = "$NFRAMES" ] || die "pass $pass: the pcap port read $rx frames, the file has $NFRAMES"
 done

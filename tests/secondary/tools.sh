@@ -46,7 +46,6 @@ SEC_PIDS=
 
 cleanup() {
 	local p
-	exec 3>&- 2>/dev/null
 	for p in $SEC_PIDS ${TP_PID:-}; do
 		kill "$p" 2>/dev/null
 	done
@@ -65,40 +64,30 @@ hugepages_take || { echo "FAIL: cannot reserve $HP_PAGES hugepages"; exit 1; }
 /usr/bin/python3 "$HERE/gen_frames.py" "$WORK/in.pcap" ||
 	{ echo "FAIL: gen_frames.py"; exit 1; }
 
-# The primary: session.sh's testpmd, on hugepages.
-SESSION=1
-OUTF=$WORK/out.1
-mkfifo "$WORK/fifo"
-timeout 300 stdbuf -oL "$TESTPMD" $(mp_primary_eal "$PREFIX") \
+# The primary: a tp session on hugepages (the PMD from the plugin
+# directory, no -d).
+tp_start primary $(mp_primary_eal "$PREFIX") \
 	--vdev net_pcap0,rx_iface_in=veth0,tx_iface=veth0 --vdev net_hwcsum0,sub=net_pcap0 -- \
-	-i --total-num-mbufs=4096 --nb-ports=1 \
-	--forward-mode=csum --enable-rx-cksum --tx-offloads=0x6 <"$WORK/fifo" >"$OUTF" 2>&1 &
-TP_PID=$!
-exec 3>"$WORK/fifo"
-rm -f "$WORK/fifo"
-tp_sync || { cat "$OUTF"; exit 1; }
-P=$(port_of net_hwcsum0)
-[ -n "$P" ] || { echo "FAIL: no hwcsum port in testpmd"; cat "$OUTF"; exit 1; }
-tp_cmd "start"
+	$TP_APP --nb-ports=1 --forward-mode=csum --enable-rx-cksum --tx-offloads=0x6
+tp_port_id net_hwcsum0
+P=$VAL
+[ -n "$P" ] || die "no hwcsum port in testpmd: $TP_OUT"
+tp start
 
 # send_round <total>: the frames into veth1, until the hwcsum port has sent
 # <total> in all.
 send_round() {
 	/usr/bin/python3 "$HERE/gen_frames.py" "$WORK/in.pcap" veth1 ||
 		fail "gen_frames.py could not send on veth1"
-	[ "$(counter_wait "$1" tx_packets_of "$P")" -ge "$1" ] ||
-		fail "the hwcsum port did not send $1 frames"
-}
-tx_packets_of() {
-	tp_cmd "show port stats $1"
-	awk '/TX-packets:/ { print $2; exit }' <<<"$LAST"
+	counter_wait "$1" tp_counter "$P" TX-packets
+	[ "$VAL" -ge "$1" ] || fail "the hwcsum port did not send $1 frames"
 }
 
 # alive <after what>: a dead primary ends the test there, with its output.
 alive() {
 	kill -0 "$TP_PID" 2>/dev/null && return 0
 	fail "the primary died after $1"
-	OUT=$(cat "$OUTF")
+	OUT=$(cat "$TP_LOG")
 	finish
 }
 
@@ -161,11 +150,11 @@ alive "dpdk-pdump"
 proc_info() {
 	LD_PRELOAD=$TOOL_PRELOAD timeout 30 dpdk-proc-info $SEC_EAL -- "$@" 2>&1
 }
-tp_cmd "stop"
-tp_cmd "show port stats $P"
-PRIM_STATS=$LAST
-tp_cmd "show port xstats $P"
-PRIM_XSTATS=$LAST
+tp stop
+tp show port stats "$P"
+PRIM_STATS=$TP_OUT
+tp show port xstats "$P"
+PRIM_XSTATS=$TP_OUT
 # --stats and --xstats exclude each other in proc-info; --show-port does not.
 SEC_STATS=$(proc_info --stats --show-port) || fail "proc-info --stats --show-port exited non-zero"
 SEC_SHOW=$SEC_STATS
@@ -210,8 +199,8 @@ sed 's/^/  sec_probe: /' "$WORK/sec_probe.log" | grep -E "ok:|FAIL|net_hwcsum:"
 alive "sec_probe"
 
 # --- the primary after all of it ---
-tp_cmd "show port info $P"
-grep -q "Driver name: *net_hwcsum" <<<"$LAST" && pass "the primary still answers" ||
-	fail "the primary: $LAST"
+tp show port info "$P"
+grep -q "Driver name: *net_hwcsum" <<<"$TP_OUT" && pass "the primary still answers" ||
+	fail "the primary: $TP_OUT"
 tp_stop
 finish
