@@ -31,7 +31,6 @@ lost, or a frame missing from the wire.
 import json
 import os
 import struct
-import subprocess
 import sys
 
 from scapy.all import IP, UDP, Ether, IPv6, RawPcapReader
@@ -39,6 +38,9 @@ from scapy.layers.inet import in4_chksum
 from scapy.layers.inet6 import in6_chksum
 from scapy.layers.vxlan import VXLAN  # noqa: F401 (binds UDP 4789)
 from scapy.contrib.geneve import GENEVE  # noqa: F401 (binds UDP 6081)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import pcap_csum  # noqa: E402
 
 GUE_PORT = 6080
 FLOOD_PORT_OFFSET = 500  # cells.py's throughput sample
@@ -177,19 +179,12 @@ def wire(run, nic, sender_mac, ports):
 
 
 def tshark_bad(eth_path):
-    """frame number -> (checksums verified, bad), by tshark."""
-    out = subprocess.run(
-        ["tshark", "-r", eth_path, "-o", "ip.check_checksum:TRUE",
-         "-o", "udp.check_checksum:TRUE", "-T", "fields", "-E", "occurrence=a",
-         "-E", "separator=/t", "-e", "frame.number", "-e", "ip.checksum.status",
-         "-e", "udp.checksum.status"], capture_output=True, text=True,
-        check=True).stdout
+    """frame number -> (checksums verified good, bad), by tshark: every IPv4
+    header and UDP checksum it decodes (tests/lib/pcap_csum.py)."""
     res = {}
-    for line in out.splitlines():
-        f = line.split("\t")
-        vals = [v for col in f[1:] for v in col.split(",") if v]
-        # status: 0 bad, 1 good, 2 unverified
-        res[int(f[0])] = (sum(v == "1" for v in vals), sum(v == "0" for v in vals))
+    for f in pcap_csum.frames(eth_path):
+        v = f.verdicts(("ip", "udp"))
+        res[f.number] = (v.count("good"), v.count("bad"))
     return res
 
 

@@ -19,9 +19,16 @@ plus tshark's checksum expert messages.
   pcap_csum.py --count totals PCAP
       "F G B E": frames, checksums good, bad, frames with a checksum
       expert message
+  pcap_csum.py --count frames-bad PCAP
+      "F X": frames, frames with a bad one (as bad-frames)
+  pcap_csum.py --table [-e FIELD ...] PCAP
+      one line per frame, columns joined by "|": the frame number, the
+      statuses of each of --kinds in that order (occurrences joined by
+      ","), then each tshark FIELD asked for
 Options: -d SPEC (tshark's decode-as, repeatable), -Y FILTER (only the
 frames it matches), --sctp (validate SCTP as CRC-32C), --kinds ip,udp,...
-(which checksums count; default ip,udp,tcp).
+(which checksums count; default ip,udp,tcp), --no-expert (bad-frames
+and frames-bad: expert messages do not count).
 Exit 0; 1 when tshark cannot read the file.
 
 From Python: frames(path, ...) gives a Frame per frame (statuses by kind
@@ -132,15 +139,23 @@ def main(argv=None):
     ap.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
                     help="checksums that count (of %s)" % ",".join(KINDS))
     ap.add_argument("--no-expert", action="store_true",
-                    help="bad-frames: checksum expert messages do not count")
-    ap.add_argument("--count", choices=("bad-frames", "good-bad", "totals"))
+                    help="bad-frames, frames-bad: checksum expert messages do not count")
+    ap.add_argument("--count", choices=("bad-frames", "good-bad", "totals", "frames-bad"))
+    ap.add_argument("--table", action="store_true",
+                    help="one line per frame: number|statuses of --kinds|fields")
+    ap.add_argument("-e", dest="fields", action="append", default=[],
+                    help="--table: a tshark field to add (repeatable)")
     a = ap.parse_args(argv)
+    if a.fields and not a.table:
+        ap.error("-e needs --table")
+    if a.table and a.count:
+        ap.error("--table and --count exclude each other")
     kinds = tuple(a.kinds.split(","))
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         ap.error("unknown checksum kind(s) %s (known: %s)" % (",".join(unknown), ",".join(KINDS)))
     try:
-        fr = frames(a.pcap, a.decode_as, a.filter, a.sctp)
+        fr = frames(a.pcap, a.decode_as, a.filter, a.sctp, a.fields)
     except subprocess.CalledProcessError as e:
         print("tshark cannot read %s: %s" % (a.pcap, e.stderr.strip()), file=sys.stderr)
         return 1
@@ -148,6 +163,12 @@ def main(argv=None):
         print(bad_frames(fr, kinds, not a.no_expert))
     elif a.count == "good-bad":
         print("%d %d" % good_bad(fr, kinds))
+    elif a.count == "frames-bad":
+        print("%d %d" % (len(fr), bad_frames(fr, kinds, not a.no_expert)))
+    elif a.table:
+        for f in fr:
+            print("|".join([str(f.number)] + [",".join(f.status.get(k, [])) for k in kinds] +
+                           [f.fields[e] for e in a.fields]))
     elif a.count == "totals":
         print("%d %d %d %d" % ((len(fr),) + good_bad(fr, kinds) + (expert_frames(fr),)))
     else:

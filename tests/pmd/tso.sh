@@ -11,16 +11,17 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$1" "$so" "$WORK/tso.pcap"
 
-frames=$(tshark -r "$WORK/tso.pcap" 2>/dev/null | wc -l)
-# status: 0 bad, 1 good (2 unverified: a zero UDP checksum, none sent)
-read -r good bad < <(tshark -r "$WORK/tso.pcap" -o ip.check_checksum:TRUE \
-	-o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-	-T fields -e ip.checksum.status -e udp.checksum.status \
-	-e tcp.checksum.status 2>/dev/null |
-	tr '\t,' '\n\n' | awk '$1 == 1 { g++ } $1 == 0 { b++ } END { print g + 0, b + 0 }')
-tcp_good=$(tshark -r "$WORK/tso.pcap" -o tcp.check_checksum:TRUE \
-	-Y 'tcp.checksum.status == 1' 2>/dev/null | wc -l)
-gue=$(tshark -r "$WORK/tso.pcap" -Y 'udp.dstport == 6080' 2>/dev/null | wc -l)
+# One tshark pass (tests/lib/pcap_csum.py), one line per frame:
+# number|ip|udp|tcp statuses (good, bad; unverified: a zero UDP checksum,
+# none sent)|udp dst ports
+table=$(/usr/bin/python3 "$(dirname "$0")/../lib/pcap_csum.py" --table --kinds ip,udp,tcp \
+	-e udp.dstport "$WORK/tso.pcap")
+frames=$(grep -c . <<<"$table" || true)
+read -r good bad tcp_good gue < <(awk -F'|' '
+	{ for (i = 2; i <= 4; i++) { n = split($i, s, ","); for (j = 1; j <= n; j++) { g += s[j] == "good"; b += s[j] == "bad" } } }
+	$4 ~ /(^|,)good(,|$)/ { t++ }
+	$5 ~ /(^|,)6080(,|$)/ { u++ }
+	END { print g + 0, b + 0, t + 0, u + 0 }' <<<"$table")
 echo "tshark: $frames frames, $good checksums good, $bad bad, $tcp_good TCP good"
 [ "$frames" -gt 0 ] || { echo "FAIL: no frames captured"; exit 1; }
 [ "$bad" -eq 0 ] || { echo "FAIL: tshark found $bad bad checksums"; exit 1; }

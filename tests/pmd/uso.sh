@@ -10,17 +10,17 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$1" "$so" "$WORK/uso.pcap"
 
-# One tshark pass: per frame the IPv4 checksum statuses, the UDP ports and
-# the UDP checksum statuses, outermost first (0 bad, 1 good, 2 unverified,
-# 3 none, 4 a zero UDP checksum over IPv6: an outer one not asked for).
-tshark -r "$WORK/uso.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
-	-T fields -E separator=";" -e ip.checksum.status -e udp.dstport \
-	-e udp.checksum.status > "$WORK/fields" 2>/dev/null
-read -r frames bad gue inner_good others < <(awk -F";" '
-	{ n = split($1 "," $3, st, ","); for (i = 1; i <= n; i++) if (st[i] == "0") b++
-	  np = split($2, p, ","); ns = split($3, s, ",")
+# One tshark pass (tests/lib/pcap_csum.py), one line per frame:
+# number|IPv4 checksum statuses|UDP checksum statuses|UDP ports, outermost
+# first (good, bad, unverified, zero, illegal: a zero UDP checksum over
+# IPv6, an outer one not asked for).
+/usr/bin/python3 "$(dirname "$0")/../lib/pcap_csum.py" --table --kinds ip,udp \
+	-e udp.dstport "$WORK/uso.pcap" > "$WORK/fields"
+read -r frames bad gue inner_good others < <(awk -F"|" '
+	{ n = split($2 "," $3, st, ","); for (i = 1; i <= n; i++) if (st[i] == "bad") b++
+	  np = split($4, p, ","); ns = split($3, s, ",")
 	  if (p[1] == 6080) g++
-	  else if (p[np] == 7000 && s[ns] == 1) ok++
+	  else if (p[np] == 7000 && s[ns] == "good") ok++
 	  else o++ }
 	END { print NR, b + 0, g + 0, ok + 0, o + 0 }' "$WORK/fields")
 echo "tshark: $frames frames, $bad bad checksums, $inner_good with the datagram's UDP checksum good, $gue GUE, $others other"

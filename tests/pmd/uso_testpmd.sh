@@ -40,14 +40,18 @@ CMDS
 pcap_session "$WORK/cmds" "$WORK/in.pcap" "$WORK/out.pcap"
 grep -q "UDP_TSO" <<<"$OUT" || fail "UDP_TSO not configured on port 1 (testpmd: $(grep -i udp_tso <<<"$OUT" | head -2))"
 seg_pcap_check $MSS "" ", in order, each a UDP datagram of its own, payload byte for byte"
-frames=$(tshark -r "$WORK/out.pcap" 2>/dev/null | wc -l)
-bad=$(tshark -r "$WORK/out.pcap" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
-	-Y 'ip.checksum.status == 0 || udp.checksum.status == 0' 2>/dev/null | wc -l)
-# The innermost UDP header (port 7000) and its checksum status, per frame.
-inner_good=$(tshark -r "$WORK/out.pcap" -o udp.check_checksum:TRUE -T fields \
-	-E separator=";" -e udp.dstport -e udp.checksum.status 2>/dev/null |
-	awk -F";" '{ np = split($1, p, ","); ns = split($2, s, ",") }
-		p[np] == 7000 && s[ns] == 1 { g++ } END { print g + 0 }')
+# One pass (tests/lib/pcap_csum.py), one line per frame: number|IPv4
+# checksum statuses|UDP checksum statuses|UDP ports, outermost first; the
+# innermost UDP header (port 7000) is the datagram's own.
+table=$(/usr/bin/python3 "$(dirname "$0")/../lib/pcap_csum.py" --table --kinds ip,udp \
+	-e udp.dstport "$WORK/out.pcap") || fail "tshark cannot read out.pcap"
+read -r frames bad inner_good < <(awk -F'|' '
+	NF == 0 { next }
+	{ f++ }
+	($2 "|" $3) ~ /(^|[|,])bad([|,]|$)/ { b++ }
+	{ np = split($4, p, ","); ns = split($3, s, ",") }
+	p[np] == 7000 && s[ns] == "good" { g++ }
+	END { print f + 0, b + 0, g + 0 }' <<<"$table")
 [ "$bad" -eq 0 ] && [ "$frames" -gt 0 ] && [ "$inner_good" -eq "$frames" ] &&
 	pass "tshark: $frames frames, every datagram's UDP checksum good, none bad" ||
 	fail "tshark: $frames frames, $bad with a bad checksum, $inner_good with a good inner UDP checksum"

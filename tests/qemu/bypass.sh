@@ -85,21 +85,20 @@ fi
 	--json "$RESULTS/qemu-$MODEL.json" | tee "$RESULTS/qemu-$MODEL.txt"
 [ "${PIPESTATUS[0]}" = 0 ] || failed=1
 
-# tshark's own opinion, per run: frames to the run's peer MAC with a bad
-# IPv4/UDP/TCP checksum at any depth (VXLAN 4789 and GENEVE 6081 are
-# decoded by default). virtio's filter-dump carries vnet headers: tshark
-# reads the copy without them that analyze.py wrote.
+# tshark's own opinion, per run (tests/lib/pcap_csum.py): frames to the
+# run's peer MAC with a bad IPv4/UDP/TCP checksum status at any depth
+# (VXLAN 4789 and GENEVE 6081 are decoded by default). virtio's filter-dump
+# carries vnet headers: tshark reads the copy without them that analyze.py
+# wrote.
 TSHARK_IN="$RUN/$CAPTURE"
 [ "$MODEL" = virtio ] && TSHARK_IN="$RUN/${CAPTURE%.pcap}.eth.pcap"
 if :; then
 	mac0=$(awk '$1 == 0 { print $4 }' "$RUN/nics")
 	while read -r _ k session mode peer sent _read; do
-		out=$(tshark -r "$TSHARK_IN" -o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
-			-o tcp.check_checksum:TRUE -Y "eth.src==$mac0 && eth.dst==$peer" -T fields \
-			-E occurrence=a -e frame.number -e ip.checksum.status -e udp.checksum.status \
-			-e tcp.checksum.status 2> /dev/null) || { echo "tshark cannot read $CAPTURE"; failed=1; continue; }
-		frames=$(printf '%s\n' "$out" | grep -c .)
-		bad=$(printf '%s\n' "$out" | cut -f2- | grep -c '\b0\b')
+		counts=$($PY "$HERE/../lib/pcap_csum.py" --count frames-bad --no-expert \
+			-Y "eth.src==$mac0 && eth.dst==$peer" "$TSHARK_IN") ||
+			{ echo "FAIL: tshark cannot read $TSHARK_IN"; failed=1; continue; }
+		read -r frames bad <<< "$counts"
 		line="tshark run $k ($session, csum $mode): $frames frames, $bad with a bad checksum"
 		echo "$line" | tee -a "$RESULTS/qemu-$MODEL.txt"
 		if [ "$session" = hwcsum ] || [ "$mode" = sw ]; then

@@ -36,34 +36,34 @@ bad=$(bad_checksums "$WORK/gue_inner.pcap")
 ngue=$(tshark -r "$WORK/gue_inner.pcap" 2>/dev/null | wc -l)
 [ "$bad" -eq 0 ] && [ "$ngue" -gt 0 ] && pass "tshark: GUE inner packets ($ngue) checksums good" ||
 	fail "tshark: GUE inner: $bad bad of $ngue"
-# tshark verified something: one pass, one line per frame:
-# protocols|udp dst ports|udp src ports|udp checksums|udp status|tcp status|geneve classes|vni
-tshark -r "$WORK/under.pcap" -o udp.check_checksum:TRUE -o tcp.check_checksum:TRUE \
-	-T fields -E separator='|' -e frame.protocols -e udp.dstport -e udp.srcport \
-	-e udp.checksum -e udp.checksum.status -e tcp.checksum.status \
-	-e geneve.option.class -e vxlan.vni 2>/dev/null >"$WORK/fields.txt"
+# tshark verified something: one pass (tests/lib/pcap_csum.py), one line
+# per frame: number|udp status|tcp status|protocols|udp dst ports|udp src
+# ports|udp checksums|geneve classes|vni (statuses good, bad, zero, ...).
+"$PY" "$HERE/../lib/pcap_csum.py" --table --kinds udp,tcp -e frame.protocols \
+	-e udp.dstport -e udp.srcport -e udp.checksum -e geneve.option.class -e vxlan.vni \
+	"$WORK/under.pcap" >"$WORK/fields.txt" || fail "tshark cannot read under.pcap"
 ck() {
 	local c
 	c=$(awk -F'|' "$1" "$WORK/fields.txt" | wc -l)
 	[ "$c" -gt 0 ] && pass "tshark: $c frames with $2" || fail "tshark: no frame with $2"
 }
-ck '$1 ~ /^eth:ethertype:ip:udp:vxlan:eth:ethertype:ip:udp/ && $5 ~ /,1$/' "VXLAN/IPv4 (zero outer checksum), inner UDP good"
-ck '$1 ~ /ipv6:udp:vxlan/ && $5 ~ /^1/' "VXLAN/IPv6, outer checksum good"
-ck '$1 ~ /ip:udp:geneve.*tcp/ && $5 == "1" && $6 == "1"' "GENEVE/IPv4, outer UDP and inner TCP good"
-ck '$7 == "0x0102,0x0103"' "GENEVE options 0x0102 and 0x0103"
-ck '$1 ~ /ipv6:udp:geneve/ && $7 == "0xffff,0xffff"' "GENEVE/IPv6 with two 64-byte options 0xffff"
-ck '$2 ~ /^4790,/ && $5 == "1,1"' "VXLAN-GPE, outer and inner UDP good"
-ck '$1 ~ /^eth:ethertype:ip:udp/ && $2 == "6080" && $5 == "1"' "GUE/IPv4, outer good"
-ck '$1 ~ /^eth:ethertype:ipv6:udp/ && $2 == "6080" && $5 == "1"' "GUE/IPv6, outer good"
+ck '$4 ~ /^eth:ethertype:ip:udp:vxlan:eth:ethertype:ip:udp/ && $2 ~ /,good$/' "VXLAN/IPv4 (zero outer checksum), inner UDP good"
+ck '$4 ~ /ipv6:udp:vxlan/ && $2 ~ /^good/' "VXLAN/IPv6, outer checksum good"
+ck '$4 ~ /ip:udp:geneve.*tcp/ && $2 == "good" && $3 == "good"' "GENEVE/IPv4, outer UDP and inner TCP good"
+ck '$8 == "0x0102,0x0103"' "GENEVE options 0x0102 and 0x0103"
+ck '$4 ~ /ipv6:udp:geneve/ && $8 == "0xffff,0xffff"' "GENEVE/IPv6 with two 64-byte options 0xffff"
+ck '$5 ~ /^4790,/ && $2 == "good,good"' "VXLAN-GPE, outer and inner UDP good"
+ck '$4 ~ /^eth:ethertype:ip:udp/ && $5 == "6080" && $2 == "good"' "GUE/IPv4, outer good"
+ck '$4 ~ /^eth:ethertype:ipv6:udp/ && $5 == "6080" && $2 == "good"' "GUE/IPv6, outer good"
 # Outer source ports: entropy in 32768-60999, and not all the same.
-ports=$(cut -d'|' -f3 "$WORK/fields.txt" | cut -d, -f1 | sort -u)
+ports=$(cut -d'|' -f6 "$WORK/fields.txt" | cut -d, -f1 | sort -u)
 out=$(echo "$ports" | awk '$1 < 32768 || $1 > 60999' | wc -l)
 [ "$out" -eq 0 ] && [ "$(echo "$ports" | wc -l)" -gt 8 ] &&
 	pass "outer source ports in range, $(echo "$ports" | wc -l) distinct" ||
 	fail "outer source ports: $out out of range: $ports"
 # vx4 has udp_csum = off: its outer checksum is zero, every other one is set.
-z=$(awk -F'|' '$8 == "100" && $4 !~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
-nz=$(awk -F'|' '$8 != "100" && $4 ~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
+z=$(awk -F'|' '$9 == "100" && $7 !~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
+nz=$(awk -F'|' '$9 != "100" && $7 ~ /^0x0000(,|$)/' "$WORK/fields.txt" | wc -l)
 [ "$z" -eq 0 ] && [ "$nz" -eq 0 ] && pass "outer UDP checksum zero exactly for vx4 (udp_csum = off)" ||
 	fail "outer checksums: $z non-zero in vx4, $nz zero elsewhere"
 expect_in "$WORK/encap.log" "inner partial [1-9]" "inner CHECKSUM_PARTIAL kept for hwcsum"
