@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "encap_fast.h"
+#include "../lib/test_rng.h"
 
 static unsigned int fails, checks;
 
@@ -21,10 +22,7 @@ static uint32_t rng = 12345;
 static uint32_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
+	return test_xorshift32(&rng);
 }
 
 /* The flow key as encap.c has always built it, hashed by rte_hash_crc(). */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "encap_fast.h"
+#include "../lib/test_rng.h"
 
 #define N_FLOWS 4096
 #define N_BUCKETS 64
@@ -40,10 +41,7 @@ static uint32_t rng = 2463534242u;
 static uint32_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
+	return test_xorshift32(&rng);
 }
 
 /* Wilson-Hilferty: the chi-square upper quantile for df degrees of freedom. */
