@@ -6,7 +6,8 @@
 
 /*
  * hwcsum-bench runs one named benchmark; each lives in its own file and
- * registers itself with BENCH_REGISTER so main.c needs no list.
+ * registers itself with BENCH_REGISTER(name, help, main) so main.c needs
+ * no list.
  */
 struct bench {
 	const char *name;
@@ -43,8 +44,11 @@ struct bench_opts {
 int bench_parse_opts(int argc, char **argv, struct bench_opts *o,
 		     unsigned int max_rounds, void (*usage)(void));
 
-#define BENCH_REGISTER(var) \
-	static void __attribute__((constructor)) var##_register(void) \
-	{ bench_register(&(var)); }
+/* The benchmark `name` (a bare word: it names the command and the
+ * registration), what `hwcsum-bench` says of it, and its main. */
+#define BENCH_REGISTER(nm, hlp, fn) \
+	static struct bench bench_##nm = { .name = #nm, .help = hlp, .main = fn }; \
+	static void __attribute__((constructor)) bench_##nm##_register(void) \
+	{ bench_register(&bench_##nm); }
 
 #endif

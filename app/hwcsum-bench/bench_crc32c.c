@@ -150,9 +150,6 @@ bench_crc32c_main(int argc, char **argv)
 	return bench_json_close("crc32c", out, json_path);
 }
 
-static struct bench bench_crc32c = {
-	.name = "crc32c",
-	.help = "SCTP CRC32c: three-stream SSE4.2 vs rte_hash_crc vs table",
-	.main = bench_crc32c_main,
-};
-BENCH_REGISTER(bench_crc32c)
+BENCH_REGISTER(crc32c,
+	       "SCTP CRC32c: three-stream SSE4.2 vs rte_hash_crc vs table",
+	       bench_crc32c_main)

@@ -590,9 +590,6 @@ bench_csum_main(int argc, char **argv)
 	return bench_json_close("csum", out, json_path);
 }
 
-static struct bench bench_csum = {
-	.name = "csum",
-	.help = "ones' complement sum: ours vs rte_raw_cksum vs Linux's csum_partial vs read bandwidth",
-	.main = bench_csum_main,
-};
-BENCH_REGISTER(bench_csum)
+BENCH_REGISTER(csum,
+	       "ones' complement sum: ours vs rte_raw_cksum vs Linux's csum_partial vs read bandwidth",
+	       bench_csum_main)

@@ -265,10 +265,6 @@ bench_flow_main(int argc, char **argv)
 	return bench_json_close("flow", out, json_path);
 }
 
-static struct bench bench_flow = {
-	.name = "flow",
-	.help = "rte_flow classification: tuple-space table vs linear scan, 1-4096 rules",
-	.main = bench_flow_main,
-};
-
-BENCH_REGISTER(bench_flow)
+BENCH_REGISTER(flow,
+	       "rte_flow classification: tuple-space table vs linear scan, 1-4096 rules",
+	       bench_flow_main)

@@ -270,10 +270,6 @@ bench_lookup_main(int argc, char **argv)
 	return bench_json_close("lookup", out, json_path);
 }
 
-static struct bench bench_lookup = {
-	.name = "lookup",
-	.help = "UDP port -> tunnel type: lock-free vs mutex vs rwlock, ns/packet",
-	.main = bench_lookup_main,
-};
-
-BENCH_REGISTER(bench_lookup)
+BENCH_REGISTER(lookup,
+	       "UDP port -> tunnel type: lock-free vs mutex vs rwlock, ns/packet",
+	       bench_lookup_main)

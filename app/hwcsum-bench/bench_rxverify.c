@@ -505,10 +505,6 @@ out:
 	return ret;
 }
 
-static struct bench bench_rxverify = {
-	.name = "rxverify",
-	.help = "RX checksum verification, VXLAN: CHECKSUM_COMPLETE vs rte_ipv4_udptcp_cksum_verify",
-	.main = bench_rxverify_main,
-};
-
-BENCH_REGISTER(bench_rxverify)
+BENCH_REGISTER(rxverify,
+	       "RX checksum verification, VXLAN: CHECKSUM_COMPLETE vs rte_ipv4_udptcp_cksum_verify",
+	       bench_rxverify_main)
