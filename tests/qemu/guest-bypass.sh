@@ -90,15 +90,8 @@ for spec in "$@"; do
 	modes=sw,hw
 	[[ $spec == *:* ]] && modes=${spec#*:}
 	model_pmds librte_net_pcap.so.23
-	case "$session" in
-	bare) tx_name=$BDF ;;
-	hwcsum)
-		[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
-		EXTRA+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
-		tx_name=net_hwcsum0
-		;;
-	*) die "unknown session '$session' (bare, hwcsum)" ;;
-	esac
+	session_port "$session"
+	tx_name=$VAL
 	# No link state change events: they are printed asynchronously, in
 	# the middle of a prompt.
 	tp_start "$session" -l 0-1 -n 1 -m 64 --file-prefix "hwcsum-$session" --iova-mode=pa \

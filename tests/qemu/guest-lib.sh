@@ -18,6 +18,8 @@
 #                     EAL's plugin directory, so only those load
 #   model_pmds PMD... EXTRA: -d for the mempool ring, each PMD (a file
 #                     name in that directory) and MODEL's driver
+#   session_port SESSION  VAL: NIC 0 ("bare") or a hwcsum port over it
+#                     ("hwcsum", its -d and --vdev added to EXTRA)
 #   replay PP TXP K LIMIT [ALL_SENT]  one replay of the pcap port PP's
 #                     NFRAMES frames through TX port TXP: start, wait,
 #                     stop, forward statistics in fwd-stats-K.txt; rx, tx
@@ -85,6 +87,21 @@ model_pmds() {
 	e1000 | e1000e) EXTRA+=(-d "$PMDS/librte_net_e1000.so.23") ;;
 	virtio*) EXTRA+=(-d "$PMDS/librte_net_virtio.so.23") ;;
 	*) die "unknown model $MODEL" ;;
+	esac
+}
+
+# session_port SESSION: VAL = the device testpmd uses NIC 0 through, NIC 0
+# itself ("bare") or a hwcsum port over it ("hwcsum", its PMD and vdev
+# added to EXTRA).
+session_port() {
+	case "$1" in
+	bare) VAL=$BDF ;;
+	hwcsum)
+		[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
+		EXTRA+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
+		VAL=net_hwcsum0
+		;;
+	*) die "unknown session '$1' (bare, hwcsum)" ;;
 	esac
 }
 

@@ -89,15 +89,8 @@ NFRAMES=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.ar
 first=1
 for session in "$@"; do
 	model_pmds
-	case "$session" in
-	bare) name=$BDF ;;
-	hwcsum)
-		[ -r "$PMD_SO" ] || die "hwcsum PMD $PMD_SO not readable in the guest"
-		EXTRA+=(-d "$PMD_SO" --vdev "net_hwcsum0,sub=$BDF")
-		name=net_hwcsum0
-		;;
-	*) die "unknown session '$session' (bare, hwcsum)" ;;
-	esac
+	session_port "$session"
+	name=$VAL
 	# The capture on the host is split by these markers (one before each session).
 	[ "$first" = 1 ] || inject marker > /dev/null
 	first=0
