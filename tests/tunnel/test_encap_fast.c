@@ -13,9 +13,8 @@
 #include <string.h>
 
 #include "encap_fast.h"
+#include "../lib/test_harness.h"
 #include "../lib/test_rng.h"
-
-static unsigned int fails, checks;
 
 static uint32_t rng = 12345;
 
@@ -54,11 +53,8 @@ static void
 check_hash(const uint8_t *p, const struct csum_walk *ref, bool ref_ok,
 	   const struct csum_walk *w, bool ok, const char *what)
 {
-	checks++;
-	if (gw_inner_hash(p, w, ok) != ref_inner_hash(p, ref, ref_ok)) {
-		fails++;
-		printf("FAIL: flow hash %s differs\n", what);
-	}
+	CHECK(gw_inner_hash(p, w, ok) == ref_inner_hash(p, ref, ref_ok),
+	      "flow hash %s", what);
 }
 
 static void
@@ -66,18 +62,17 @@ check_walk(const uint8_t *p, uint32_t hdr_len, uint32_t pkt_len, const char *wha
 {
 	struct csum_walk a, b;
 	enum csum_walk_status sa, sb;
+	bool same;
 
 	memset(&a, 0xa5, sizeof(a));
 	memset(&b, 0x5a, sizeof(b));
 	sa = csum_walk_eth(p, hdr_len, pkt_len, 0, &a);
 	sb = gw_walk_eth(p, hdr_len, pkt_len, &b);
-	checks++;
-	if (sa != sb || (sa == CSUM_WALK_OK && memcmp(&a, &b, sizeof(a)) != 0)) {
-		fails++;
-		printf("FAIL: walk %s (hdr_len %u pkt_len %u): status %d/%d\n", what,
-		       hdr_len, pkt_len, sa, sb);
+	same = sa == sb && (sa != CSUM_WALK_OK || memcmp(&a, &b, sizeof(a)) == 0);
+	CHECK(same, "walk %s (hdr_len %u pkt_len %u): status %d/%d", what,
+	      hdr_len, pkt_len, sa, sb);
+	if (!same)
 		return;
-	}
 	check_hash(p, &a, sa == CSUM_WALK_OK, &b, sb == CSUM_WALK_OK, what);
 }
 
@@ -173,12 +168,9 @@ hashes(void)
 		for (n = 0; n < 10; n++)
 			k[n] = rnd();
 		n = 1 + i % 10;
-		checks++;
-		if (gw_flow_hash_key(k, n) !=
-		    rte_hash_crc(key, 4 * n, GW_FLOW_HASH_SEED) * GW_FLOW_HASH_MUL) {
-			fails++;
-			printf("FAIL: flow hash of %u words differs\n", n);
-		}
+		CHECK(gw_flow_hash_key(k, n) ==
+		      rte_hash_crc(key, 4 * n, GW_FLOW_HASH_SEED) * GW_FLOW_HASH_MUL,
+		      "flow hash of %u words", n);
 	}
 }
 
@@ -216,6 +208,5 @@ main(void)
 	walks();
 	other_hashes();
 	hashes();
-	printf("%u checks, %u failed\n", checks, fails);
-	return fails == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return harness_summary("test_encap_fast");
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "encap_fast.h"
+#include "../lib/test_harness.h"
 #include "../lib/test_rng.h"
 
 #define N_FLOWS 4096
@@ -363,17 +364,14 @@ print(const char *family, const struct verdict *v)
 int
 main(void)
 {
-	unsigned int f, k, fails = 0, rejected;
+	unsigned int f, k, rejected;
 	struct verdict v;
 
 	printf("gw_inner_hash, %u flows a family:\n", N_FLOWS);
 	for (f = 0; f < N_FAMILIES; f++) {
 		v = judge(families[f].make, gw_inner_hash);
 		print(families[f].name, &v);
-		if (!v.ok) {
-			fails++;
-			printf("FAIL: the source port is badly spread: %s\n", families[f].name);
-		}
+		CHECK(v.ok, "the source port is well spread: %s", families[f].name);
 	}
 	for (k = 0; k < sizeof(weak) / sizeof(weak[0]); k++) {
 		printf("weak hash, %s:\n", weak[k].name);
@@ -383,11 +381,7 @@ main(void)
 			print(families[f].name, &v);
 			rejected += !v.ok;
 		}
-		if (rejected == 0) {
-			fails++;
-			printf("FAIL: the judge let a weak hash through: %s\n", weak[k].name);
-		}
+		CHECK(rejected > 0, "the judge rejects a weak hash: %s", weak[k].name);
 	}
-	printf("%s\n", fails == 0 ? "PASS" : "FAIL");
-	return fails == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return harness_summary("test_src_port_spread");
 }
